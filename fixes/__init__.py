@@ -1,0 +1,1 @@
+"""Repairs, one module each, applied through the safe file layer (see the fix command)."""

@@ -1,0 +1,131 @@
+"""Build and cache the real legacy Python environments the tests run against.
+
+Each spec names a pyenv-style interpreter (major.minor) and exact pins. Environments are
+built once into a cache folder (``THEANODOCTOR_ENV_CACHE``, default
+``~/.cache/theanodoctor/test-envs``) and reused by later runs; a half-built one (no marker
+file) is rebuilt. A missing interpreter is an error, never a skip: CI must fail loudly.
+
+``python -m tests.legacy_envs`` builds every spec (``.ci/run`` does this first).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import NamedTuple
+
+MARKER = ".theanodoctor-test-env.json"
+# Read once at import: the tests' guard fixture later points HOME at a temporary folder.
+REAL_HOME = Path.home()
+
+
+class EnvSpec(NamedTuple):
+    name: str
+    python: str  # "major.minor"
+    packages: tuple[str, ...]
+
+    @property
+    def key(self) -> str:
+        blob = json.dumps([self.python, sorted(self.packages)]).encode()
+        return hashlib.sha256(blob).hexdigest()[:10]
+
+
+SPECS = {
+    spec.name: spec
+    for spec in (
+        EnvSpec("healthy37", "3.7", ("numpy==1.16.6", "scipy==1.2.1", "Theano==1.0.5")),
+        EnvSpec("numpy124", "3.9", ("numpy==1.24.4", "scipy==1.10.1", "Theano==1.0.5")),
+        EnvSpec("numpy123", "3.9", ("numpy==1.23.5", "scipy==1.9.3", "Theano==1.0.5")),
+        EnvSpec("py27", "2.7", ("numpy==1.16.6", "scipy==1.2.1", "Theano==1.0.5")),
+        EnvSpec("pymc39", "3.9", ("numpy==1.21.6", "scipy==1.7.3", "Theano-PyMC==1.1.2")),
+        EnvSpec("notheano38", "3.8", ()),
+    )
+}
+
+
+class MissingInterpreter(RuntimeError):
+    pass
+
+
+def cache_root() -> Path:
+    env = os.environ.get("THEANODOCTOR_ENV_CACHE")
+    return Path(env) if env else REAL_HOME / ".cache" / "theanodoctor" / "test-envs"
+
+
+def find_interpreter(version: str) -> Path:
+    """The newest pyenv interpreter X.Y.*, else ``pythonX.Y`` on PATH."""
+    roots = [os.environ.get("PYENV_ROOT"), str(REAL_HOME / ".pyenv")]
+    for root in filter(None, roots):
+        versions = Path(root) / "versions"
+        if not versions.is_dir():
+            continue
+        found = sorted(
+            (p for p in versions.iterdir() if p.name.startswith(version + ".")),
+            key=lambda p: [int(x) if x.isdigit() else 0 for x in p.name.split(".")],
+        )
+        for candidate in reversed(found):
+            exe = candidate / "bin" / "python"
+            if exe.exists():
+                return exe
+    on_path = shutil.which("python" + version)
+    if on_path:
+        return Path(on_path)
+    raise MissingInterpreter(
+        f"Python {version} is required by the test suite and was not found "
+        f"(looked in $PYENV_ROOT/versions, ~/.pyenv/versions and for python{version} on PATH)"
+    )
+
+
+def env_python(env_dir: Path) -> Path:
+    return env_dir / "bin" / "python"
+
+
+def _run(cmd: list[str]) -> None:
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if proc.returncode != 0:
+        tail = proc.stdout.decode(errors="replace")[-4000:]
+        raise RuntimeError(f"command failed ({proc.returncode}): {' '.join(cmd)}\n{tail}")
+
+
+def _create_venv(interpreter: Path, dest: Path, python: str) -> None:
+    if python.startswith("2."):
+        # Python 2 has no venv module; virtualenv 20.21 is the last that creates 2.7 envs.
+        _run([sys.executable, "-m", "virtualenv", "--no-download", "-p", str(interpreter), str(dest)])
+    else:
+        _run([str(interpreter), "-m", "venv", str(dest)])
+
+
+def ensure_env(name: str) -> Path:
+    """Return the folder of a built environment, building it if the cache lacks it."""
+    spec = SPECS[name]
+    dest = cache_root() / f"{spec.name}-{spec.key}"
+    if (dest / MARKER).is_file():
+        return dest
+    interpreter = find_interpreter(spec.python)
+    if dest.exists():
+        shutil.rmtree(dest)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    _create_venv(interpreter, dest, spec.python)
+    if spec.packages:
+        _run(
+            [str(env_python(dest)), "-m", "pip", "install", "--disable-pip-version-check",
+             "--no-input", *spec.packages]
+        )
+    (dest / MARKER).write_text(json.dumps({"spec": spec._asdict(), "interpreter": str(interpreter)}))
+    return dest
+
+
+def main(argv: list[str]) -> int:
+    names = argv or list(SPECS)
+    for name in names:
+        print(f"legacy env {name}: {ensure_env(name)}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,3 @@
+"""theanodoctor: diagnose, repair and prove legacy Theano GPU environments."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,101 @@
+"""Run an external program with a timeout; every outcome comes back as a value.
+
+Used by the host probes and the target-interpreter probe alike. Never ``shell=True``; output is
+decoded with errors replaced; a hang is killed (with its whole process group) at the timeout.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple, Optional
+
+# Enough to keep a useful head and tail of a noisy target without holding megabytes.
+MAX_KEPT_CHARS = 20_000
+
+
+class ProcResult(NamedTuple):
+    status: str  # "ok" (ran and exited, any code), "timeout", "not-found", "error"
+    returncode: Optional[int]
+    stdout: str
+    stderr: str
+    elapsed_s: float
+    error: Optional[str] = None
+
+    @property
+    def ran(self) -> bool:
+        return self.status == "ok"
+
+
+def clip(text: str, limit: int = MAX_KEPT_CHARS) -> str:
+    """Keep the head and tail of ``text``; the middle of megabytes of noise is rarely the clue."""
+    if len(text) <= limit:
+        return text
+    half = limit // 2
+    dropped = len(text) - 2 * half
+    return f"{text[:half]}\n[... {dropped} characters left out ...]\n{text[-half:]}"
+
+
+def decode(data: Optional[bytes]) -> str:
+    return (data or b"").decode("utf-8", errors="replace")
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    try:
+        if os.name == "posix":
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:
+            proc.kill()
+    except (ProcessLookupError, PermissionError, OSError):
+        pass
+
+
+def start(
+    cmd: Sequence[str],
+    env: Optional[Mapping[str, str]] = None,
+    cwd: Optional[str] = None,
+) -> subprocess.Popen[bytes]:
+    """Start ``cmd`` in its own process group (so a timeout can kill its children too)."""
+    return subprocess.Popen(
+        list(cmd),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=dict(env) if env is not None else None,
+        cwd=cwd,
+        start_new_session=(os.name == "posix"),
+    )
+
+
+def finish(proc: subprocess.Popen[bytes], timeout: float, started: float, keep: int = MAX_KEPT_CHARS) -> ProcResult:
+    """Wait for a started process; kill it at the timeout and keep what it printed."""
+    try:
+        out, err = proc.communicate(timeout=max(0.0, timeout - (time.monotonic() - started)))
+    except subprocess.TimeoutExpired:
+        _kill_group(proc)
+        out, err = proc.communicate()
+        elapsed = time.monotonic() - started
+        return ProcResult("timeout", None, clip(decode(out), keep), clip(decode(err), keep), elapsed,
+                          f"no answer within {timeout:g} s; killed")
+    elapsed = time.monotonic() - started
+    return ProcResult("ok", proc.returncode, clip(decode(out), keep), clip(decode(err), keep), elapsed)
+
+
+def run(
+    cmd: Sequence[str],
+    timeout: float,
+    env: Optional[Mapping[str, str]] = None,
+    cwd: Optional[str] = None,
+    keep: int = MAX_KEPT_CHARS,
+) -> ProcResult:
+    started = time.monotonic()
+    try:
+        proc = start(cmd, env=env, cwd=cwd)
+    except FileNotFoundError as exc:
+        return ProcResult("not-found", None, "", "", time.monotonic() - started, str(exc))
+    except OSError as exc:  # permission denied, exec format error, ...
+        return ProcResult("error", None, "", "", time.monotonic() - started, str(exc))
+    return finish(proc, timeout, started, keep)
