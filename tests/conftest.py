@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Callable
 
@@ -14,6 +13,7 @@ from tests import legacy_envs
 _ISOLATED_VARS = (
     "THEANO_FLAGS", "THEANORC", "CONDA_PREFIX", "CONDA_DEFAULT_ENV", "VIRTUAL_ENV",
     "CUDA_PATH", "CUDA_ROOT", "CUDA_HOME", "CUDA_VISIBLE_DEVICES", "NO_COLOR", "FORCE_COLOR",
+    "PYENV_ROOT", "PYENV_VERSION", "CONDA_EXE", "MAMBA_ROOT_PREFIX",
 )
 
 
@@ -53,7 +53,3 @@ def theano_home(_shared_theano_home: Path, monkeypatch: pytest.MonkeyPatch) -> P
     monkeypatch.setenv("HOME", str(_shared_theano_home))
     monkeypatch.setenv("USERPROFILE", str(_shared_theano_home))
     return _shared_theano_home
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    os.environ.setdefault("PYTHONDONTWRITEBYTECODE", "1")

@@ -1,0 +1,118 @@
+"""Reading the facts snapshot the way every check needs it (no I/O, no judging)."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from typing import Any, Optional
+
+from theanodoctor.facts import Facts, dig, section
+
+PYMC = "Theano-PyMC"
+THEANO = "Theano"
+
+
+def stage(facts: Facts, name: str) -> dict[str, Any]:
+    """One stage of the target probe ({} when the probe did not get that far)."""
+    value = dig(section(facts, "target"), "stages", name, default={})
+    return value if isinstance(value, dict) else {}
+
+
+def probe_ran(facts: Facts) -> bool:
+    return section(facts, "target").get("status") == "ok"
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def dist_version(facts: Facts, name: str) -> Optional[str]:
+    """Installed version of a distribution, from metadata (the probe never imports for this)."""
+    dists = stage(facts, "distributions")
+    found = dists.get("versions", dists)
+    if not isinstance(found, dict):
+        return None
+    for key, value in found.items():
+        if _norm(key) == _norm(name):
+            if isinstance(value, dict):
+                value = value.get("version")
+            return value if isinstance(value, str) and value else None
+    return None
+
+
+def flavour(facts: Facts) -> Optional[str]:
+    """Which Theano owns the ``theano`` package: Theano-PyMC wins when its dist is present."""
+    if dist_version(facts, PYMC):
+        return PYMC
+    return THEANO if dist_version(facts, THEANO) else None
+
+
+def python_version(facts: Facts) -> Optional[str]:
+    value = stage(facts, "interpreter").get("version")
+    return value if isinstance(value, str) else None
+
+
+def target_os(facts: Facts) -> str:
+    return stage(facts, "interpreter").get("system") or section(facts, "system").get("os") or ""
+
+
+def parse_theano_flags(text: str) -> dict[str, str]:
+    """THEANO_FLAGS as Theano reads it: shlex-split on commas, right-most definition wins."""
+    lexer = shlex.shlex(text, posix=True)
+    lexer.whitespace = ","
+    lexer.whitespace_split = True
+    flags: dict[str, str] = {}
+    try:
+        items = list(lexer)
+    except ValueError:  # unbalanced quotes: Theano would fail too; judge what we can
+        items = text.split(",")
+    for item in items:
+        key, sep, value = item.partition("=")
+        if sep and key.strip():
+            flags[key.strip()] = value
+    return flags
+
+
+def env_var(facts: Facts, name: str) -> Optional[str]:
+    value = dig(section(facts, "env"), "vars", name)
+    return value if isinstance(value, str) else None
+
+
+def _file_key(key: str, dunder: bool) -> tuple[str, str]:
+    sep = "__" if dunder else "."
+    head, found, option = key.rpartition(sep)
+    return (head if found else "global"), option
+
+
+def config_value(facts: Facts, key: str) -> tuple[Optional[str], str]:
+    """(value, source) of a Theano config key.
+
+    Prefers what the target's Theano itself reported; when the import failed, applies Theano's
+    precedence by hand: THEANO_FLAGS, then the config files (later ones win), else default.
+    ``key`` is the dotted name; Theano-PyMC's ``__`` spelling is handled here.
+    """
+    dunder = flavour(facts) == PYMC
+    name = key.replace(".", "__") if dunder else key
+    reported = dig(stage(facts, "theano_config"), "values")
+    if isinstance(reported, dict):
+        entry = reported.get(key) or reported.get(name)
+        if isinstance(entry, dict):
+            return entry.get("value"), entry.get("source") or "default"
+    flags = parse_theano_flags(env_var(facts, "THEANO_FLAGS") or "")
+    if name in flags:
+        return flags[name], "THEANO_FLAGS"
+    section_name, option = _file_key(name, dunder)
+    found: tuple[Optional[str], str] = (None, "default")
+    for rc in dig(section(facts, "theanorc"), "files", default=[]):
+        sections = dig(rc, "parse", "sections", default={})
+        if isinstance(sections, dict) and option in sections.get(section_name, {}):
+            found = (sections[section_name][option], f"file:{rc.get('path')}")
+    return found
+
+
+def is_set(facts: Facts, key: str) -> bool:
+    return config_value(facts, key)[1] != "default"
+
+
+def gpu_device(value: Optional[str]) -> bool:
+    return bool(value) and str(value).startswith(("cuda", "opencl", "gpu"))

@@ -1,0 +1,87 @@
+"""Theano's ``device`` setting, and whether a working GPU path exists at all."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from theanodoctor.engine import Options, Outcome, check, error, ok, skipped
+from theanodoctor.facts import Facts, section
+
+from .common import config_value, flavour, gpu_device, probe_ran, stage
+
+PYGPU_REMEDY = (
+    "pygpu is not on PyPI: install pygpu 0.7.x from conda-forge "
+    "(`conda install -c conda-forge pygpu`, Python 3.7-3.10) or build libgpuarray + pygpu 0.7.6 "
+    "from source; or set device=cpu if you mean to run on the CPU."
+)
+
+
+def _where(source: str) -> str:
+    return "THEANO_FLAGS" if source == "THEANO_FLAGS" else source.replace("file:", "") if source.startswith("file:") else "the default"
+
+
+def pygpu_problem(facts: Facts) -> Optional[str]:
+    """Why pygpu cannot serve Theano here, or None when it imported."""
+    pygpu = stage(facts, "pygpu")
+    if pygpu.get("ok") and pygpu.get("activated", True):
+        return None
+    err = pygpu.get("error")
+    if isinstance(err, dict):
+        err = f"{err.get('type')}: {err.get('message')}"
+    if err:
+        return f"pygpu is not usable ({err})"
+    return "pygpu is not installed"
+
+
+@check("theano-device", "Theano's device setting can work", area="config")
+def theano_device(facts: Facts, options: Options) -> Outcome:
+    if not probe_ran(facts) or flavour(facts) is None:
+        return skipped("no Theano in the target")
+    device, source = config_value(facts, "device")
+    device = (device or "cpu").strip()
+    origin = f"device={device} (from {_where(source)})"
+    if device.startswith("gpu"):
+        return error(f"{origin} selects the old GPU back-end, removed in Theano 1.0",
+                     cause="Theano 1.0 refuses it: `ValueError: You are tring to use the old GPU back-end. "
+                           "It was removed from Theano. Use device=cuda* now.`",
+                     remedy=f"Set device={device.replace('gpu', 'cuda', 1)} in {_where(source)}.")
+    if device == "opencl":
+        return error(f"{origin} is incomplete: OpenCL devices are named openclP:D (e.g. opencl0:0)",
+                     remedy="Use device=opencl0:0 (platform 0, device 0) or device=cuda.")
+    if gpu_device(device):
+        problem = pygpu_problem(facts)
+        if problem and stage(facts, "theano_import").get("ok"):
+            return error(
+                f"{origin}, but {problem}: Theano silently runs everything on the CPU",
+                cause="`import theano` succeeds and logs `ERROR (theano.gpuarray): pygpu was configured but "
+                      "could not be imported or is too old (version 0.7 or higher required)`; "
+                      "theano.config.device still reads cuda.",
+                remedy=PYGPU_REMEDY,
+            )
+    return ok(origin)
+
+
+@check("gpu-path", "A working GPU path exists (device, pygpu, driver)", area="gpu")
+def gpu_path(facts: Facts, options: Options) -> Outcome:
+    device, _ = config_value(facts, "device")
+    reasons = []
+    if not probe_ran(facts) or not stage(facts, "theano_import").get("ok"):
+        reasons.append("Theano does not import in the target")
+    elif not (gpu_device(device) and not str(device).startswith("gpu")):
+        reasons.append(f"Theano is configured for device={device or 'cpu'}")
+    else:
+        problem = pygpu_problem(facts)
+        if problem:
+            reasons.append(problem)
+    nvidia = section(facts, "nvidia")
+    if nvidia.get("status") != "ok" or not nvidia.get("gpus"):
+        reasons.append("no NVIDIA GPU is visible")
+    if not reasons:
+        gpu = (nvidia.get("gpus") or [{}])[0].get("name")
+        return ok(f"device={device} with pygpu {stage(facts, 'pygpu').get('version', '?')} on {gpu}",
+                  data={"gpu_ready": True})
+    message = "no working GPU path: " + "; ".join(reasons)
+    if options.require_gpu:
+        return error(message, remedy="Fix the errors above; a GPU is required (--require-gpu).",
+                     data={"gpu_ready": False})
+    return ok("CPU only: " + "; ".join(reasons), data={"gpu_ready": False})

@@ -1,0 +1,64 @@
+"""Theano flavour x Python x numpy: the combinations that really work (profiles/theano_compat.yaml)."""
+
+from __future__ import annotations
+
+from packaging.version import InvalidVersion, Version
+
+from theanodoctor import knowledge
+from theanodoctor.engine import Options, Outcome, check, error, ok, skipped, warn
+from theanodoctor.facts import Facts
+
+from .common import dist_version, flavour, is_set, probe_ran, python_version, stage
+
+
+def _matches(spec: object, version: str) -> bool:
+    if spec is None:
+        return True
+    try:
+        return Version(version) in spec  # type: ignore[operator]
+    except InvalidVersion:
+        return False
+
+
+def _minor(version: str) -> str:
+    return ".".join(version.split(".")[:2])
+
+
+@check("python-stack", "Theano, Python and numpy versions work together", area="python")
+def python_stack(facts: Facts, options: Options) -> Outcome:
+    if not probe_ran(facts):
+        return skipped("the target probe did not run")
+    python = python_version(facts)
+    flav = flavour(facts)
+    if flav is None:
+        return error("neither Theano nor Theano-PyMC is installed in this environment",
+                     remedy="Install Theano 1.0.5 (`pip install Theano==1.0.5`) into it, or point "
+                            "the doctor at the right environment with --python.")
+    theano = dist_version(facts, flav) or "?"
+    numpy = dist_version(facts, "numpy")
+    if python is None or numpy is None:
+        return skipped("Python or numpy version unknown (numpy is not installed?)")
+    exe = stage(facts, "interpreter").get("executable") or "python"
+    label = f"{flav} {theano} on Python {python} with numpy {numpy}"
+    hits = [
+        rule for rule in knowledge.compat_rules()
+        if rule.flavour == flav and _matches(rule.python, python) and _matches(rule.numpy, numpy)
+        and not (rule.unless_flag and is_set(facts, rule.unless_flag.replace("__", ".")))
+    ]
+    if hits:
+        worst = "broken" if any(r.result == "broken" for r in hits) else "degraded"
+        fmt = {"python": python, "numpy": numpy, "python_exe": exe}
+        first = next(r for r in hits if r.result == worst)
+        return Outcome(
+            "error" if worst == "broken" else "warn",
+            f"{label}: {'does not work' if worst == 'broken' else 'partly broken'}",
+            cause=" ".join(r.message.format(**fmt) for r in hits),
+            remedy=first.remedy,
+            commands=tuple(c.format(**fmt) for r in hits for c in r.commands),
+            details=tuple(f"source: {r.source}" for r in hits),
+        )
+    verified = [v for v in knowledge.verified_stacks()
+                if v.flavour == flav and v.python == _minor(python) and v.numpy == numpy]
+    if verified:
+        return ok(f"{label}: a verified combination", details=(f"source: {verified[0].source}",))
+    return ok(f"{label}: no known problem (not a verified combination)")

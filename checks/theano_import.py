@@ -1,0 +1,46 @@
+"""Did ``import theano`` work in the target, and if not, which known failure was it?"""
+
+from __future__ import annotations
+
+from theanodoctor import knowledge
+from theanodoctor.engine import Options, Outcome, check, error, ok, skipped
+from theanodoctor.facts import Facts
+
+from .common import flavour, probe_ran, stage
+
+
+def failure_text(result: dict) -> str:
+    err = result.get("error") or {}
+    lines = [f"{err.get('type', '')}: {err.get('message', '')}"]
+    lines += [str(x) for x in result.get("log", []) + result.get("warnings", [])]
+    return "\n".join(lines)
+
+
+@check("theano-import", "`import theano` works in the target", area="python")
+def theano_import(facts: Facts, options: Options) -> Outcome:
+    if not probe_ran(facts):
+        return skipped("the target probe did not run")
+    if flavour(facts) is None:
+        return skipped("Theano is not installed (see python-stack)")
+    result = stage(facts, "theano_import")
+    if not result:
+        return skipped("the probe did not reach `import theano`")
+    if result.get("ok"):
+        elapsed = result.get("elapsed_s")
+        took = f" in {elapsed:.2f} s" if isinstance(elapsed, (int, float)) else ""
+        notes = tuple(str(w) for w in result.get("warnings", []))[:10]
+        return ok(f"Theano {result.get('version', '?')} imports{took}", details=notes)
+    err = result.get("error") or {}
+    headline = f"{err.get('type', 'Error')}: {err.get('message', '').strip().splitlines()[0] if err.get('message') else ''}"
+    frames = tuple(
+        f"{f.get('file')}:{f.get('line')} in {f.get('function')}" for f in err.get("frames", [])[-3:]
+        if isinstance(f, dict)
+    )
+    known = knowledge.diagnose(failure_text(result))
+    if known is None:
+        return error(f"import theano fails: {headline}",
+                     cause="not a failure this doctor knows yet",
+                     remedy="Run `theanodoctor report` and include it when asking for help.",
+                     details=frames)
+    return error(f"import theano fails: {headline}", cause=known.cause, remedy=known.remedy,
+                 details=frames + (f"known failure: {known.id} (source: {known.source})",))

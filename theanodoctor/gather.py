@@ -1,0 +1,86 @@
+"""Collect one ``Facts`` snapshot: the target probe and the host probes, run concurrently.
+
+The target probe (the slow part: it imports Theano) starts first, before anything heavy is
+imported into the doctor; host probes run on a thread while it works; the compile dir is
+probed last because its path comes from the target.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, Optional
+
+from theanodoctor.facts import Facts, dig, envelope
+from theanodoctor.host.collect import collect_host
+from theanodoctor.host.compiledir import probe_compiledir
+from theanodoctor.probe.runner import ProbeHandle, start_probe
+
+DEFAULT_PROBE_TIMEOUT = 120.0  # a first `import theano` compiles C modules: allow for it
+DEFAULT_HOST_TIMEOUT = 10.0
+
+
+def _compiledir_of(target: dict[str, Any]) -> Optional[str]:
+    values = dig(target, "stages", "theano_config", "values", default={})
+    for key in ("compiledir",):
+        value = dig(values, key, "value")
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
+class Pending:
+    """Probes under way; ``wait()`` returns the finished snapshot."""
+
+    def __init__(
+        self,
+        python: Optional[str],
+        candidates: dict[str, Any],
+        probe_timeout: float = DEFAULT_PROBE_TIMEOUT,
+        host_timeout: float = DEFAULT_HOST_TIMEOUT,
+        env: Optional[Mapping[str, str]] = None,
+    ) -> None:
+        self._env = dict(os.environ if env is None else env)
+        self._candidates = candidates
+        self._handle: Optional[ProbeHandle] = (
+            start_probe(python, timeout=probe_timeout, env=self._env) if python else None
+        )
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="host-probes")
+        self._host: Future[dict[str, dict[str, Any]]] = self._pool.submit(
+            collect_host, env=self._env, timeout=host_timeout
+        )
+
+    def wait(self) -> Facts:
+        try:
+            host = self._host.result()
+        finally:
+            self._pool.shutdown(wait=False)
+        if self._handle is None:
+            target = envelope("skipped", "no Python environment with Theano was found")
+            compiledir = envelope("skipped", "no target environment")
+        else:
+            target = self._handle.wait()
+            path = _compiledir_of(target)
+            compiledir = (probe_compiledir(path) if path
+                          else envelope("skipped", "compile dir unknown: Theano did not report it"))
+        return Facts(target=target, compiledir=compiledir, candidates=self._candidates, **host)
+
+
+def select_target(python_spec: Optional[str]) -> tuple[Optional[str], dict[str, Any]]:
+    """The interpreter to probe and the ``candidates`` section explaining the choice.
+
+    Raises ``targets.TargetError`` (a usage error) when ``--python`` names nothing usable.
+    """
+    from theanodoctor import targets
+
+    if python_spec:
+        python = targets.resolve_python(python_spec)
+        return python, envelope(chosen=python, chosen_source="--python", candidates=[])
+    candidates = targets.discover()
+    best = targets.choose(candidates)
+    return (best.python if best else None), envelope(
+        chosen=best.python if best else None,
+        chosen_source=best.source if best else None,
+        candidates=[c.to_dict() for c in candidates],
+    )

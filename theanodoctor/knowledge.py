@@ -1,0 +1,177 @@
+"""Load the YAML knowledge tables of ``theanodoctor.profiles`` once, typed, with file:line errors."""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+from typing import Any, NamedTuple, Optional
+
+import yaml
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+
+class KnowledgeError(ValueError):
+    """A malformed knowledge table: says which file and line."""
+
+
+class _Map(dict):  # type: ignore[type-arg]
+    line = 0
+
+
+class _LineLoader(yaml.SafeLoader):
+    """A SafeLoader whose mappings remember the line they start on."""
+
+
+def _construct_map(loader: _LineLoader, node: yaml.MappingNode) -> Any:
+    mapping = _Map(loader.construct_mapping(node, deep=True))
+    mapping.line = node.start_mark.line + 1
+    return mapping
+
+
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_map)
+
+
+def load_table(name: str) -> Any:
+    """Parse ``profiles/<name>`` (safe YAML); every mapping knows its line number."""
+    try:
+        text = resources.files("theanodoctor.profiles").joinpath(name).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise KnowledgeError(f"profiles/{name}: cannot read: {exc}") from exc
+    try:
+        return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - _LineLoader is a SafeLoader
+    except yaml.YAMLError as exc:
+        raise KnowledgeError(f"profiles/{name}: not valid YAML: {exc}") from exc
+
+
+def _where(name: str, row: Any) -> str:
+    return f"profiles/{name}:{getattr(row, 'line', '?')}"
+
+
+def _rows(name: str, key: str) -> list[Any]:
+    data = load_table(name)
+    rows = data.get(key) if isinstance(data, dict) else None
+    if not isinstance(rows, list):
+        raise KnowledgeError(f"profiles/{name}: expected a list under `{key}:`")
+    for row in rows:
+        if not isinstance(row, dict):
+            raise KnowledgeError(f"{_where(name, row)}: each `{key}` entry must be a mapping")
+    return rows
+
+
+def _text(name: str, row: Any, key: str, required: bool = True) -> str:
+    value = row.get(key)
+    if value is None and not required:
+        return ""
+    if not isinstance(value, str) or not value.strip():
+        raise KnowledgeError(f"{_where(name, row)}: `{key}` must be a non-empty string")
+    return value.strip()
+
+
+def _strings(name: str, row: Any, key: str) -> tuple[str, ...]:
+    value = row.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise KnowledgeError(f"{_where(name, row)}: `{key}` must be a list of strings")
+    return tuple(value)
+
+
+def _spec(name: str, row: Any, key: str) -> Optional[SpecifierSet]:
+    value = row.get(key)
+    if value is None:
+        return None
+    try:
+        return SpecifierSet(str(value))
+    except InvalidSpecifier as exc:
+        raise KnowledgeError(f"{_where(name, row)}: `{key}` is not a version range: {value!r}") from exc
+
+
+def _choice(name: str, row: Any, key: str, choices: tuple[str, ...]) -> str:
+    value = row.get(key)
+    if value not in choices:
+        raise KnowledgeError(f"{_where(name, row)}: `{key}` must be one of {', '.join(choices)}")
+    return str(value)
+
+
+FLAVOURS = ("Theano", "Theano-PyMC")
+
+
+class CompatRule(NamedTuple):
+    flavour: str
+    python: Optional[SpecifierSet]
+    numpy: Optional[SpecifierSet]
+    unless_flag: str
+    result: str  # "broken" | "degraded"
+    message: str
+    remedy: str
+    commands: tuple[str, ...]
+    source: str
+
+
+class Verified(NamedTuple):
+    flavour: str
+    python: str
+    numpy: str
+    scipy: str
+    source: str
+
+
+class Signature(NamedTuple):
+    id: str
+    contains: tuple[str, ...]
+    requires: tuple[str, ...]
+    cause: str
+    remedy: str
+    source: str
+
+    def matches(self, text: str) -> bool:
+        return any(s in text for s in self.contains) and all(s in text for s in self.requires)
+
+
+@functools.lru_cache(maxsize=None)
+def compat_rules() -> tuple[CompatRule, ...]:
+    name = "theano_compat.yaml"
+    return tuple(
+        CompatRule(
+            flavour=_choice(name, row, "flavour", FLAVOURS),
+            python=_spec(name, row, "python"),
+            numpy=_spec(name, row, "numpy"),
+            unless_flag=_text(name, row, "unless_flag", required=False),
+            result=_choice(name, row, "result", ("broken", "degraded")),
+            message=_text(name, row, "message"),
+            remedy=_text(name, row, "remedy"),
+            commands=_strings(name, row, "commands"),
+            source=_text(name, row, "source"),
+        )
+        for row in _rows(name, "rules")
+    )
+
+
+@functools.lru_cache(maxsize=None)
+def verified_stacks() -> tuple[Verified, ...]:
+    name = "theano_compat.yaml"
+    return tuple(
+        Verified(
+            flavour=_choice(name, row, "flavour", FLAVOURS),
+            **{k: _text(name, row, k) for k in ("python", "numpy", "scipy", "source")},
+        )
+        for row in _rows(name, "verified")
+    )
+
+
+@functools.lru_cache(maxsize=None)
+def signatures() -> tuple[Signature, ...]:
+    name = "signatures.yaml"
+    return tuple(
+        Signature(
+            id=_text(name, row, "id"),
+            contains=_strings(name, row, "contains"),
+            requires=_strings(name, row, "requires"),
+            cause=_text(name, row, "cause"),
+            remedy=_text(name, row, "remedy"),
+            source=_text(name, row, "source"),
+        )
+        for row in _rows(name, "signatures")
+    )
+
+
+def diagnose(text: str) -> Optional[Signature]:
+    return next((sig for sig in signatures() if sig.matches(text)), None)

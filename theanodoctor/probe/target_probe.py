@@ -1,0 +1,547 @@
+# -*- coding: utf-8 -*-
+"""Facts about the Python/numpy/Theano stack, gathered *inside* the target interpreter.
+
+Run as ``python target_probe.py COOKIE``. Standard library only; must parse and run on every
+Python from 2.7 to 3.13 (no f-strings, annotations, walrus, keyword-only arguments, typing).
+It avoids 2.7-only syntax too (dict/set comprehensions), so an older Python reaches the gate.
+
+Protocol: every document is one JSON object written to stdout as
+``COOKIE[::-1] + json + COOKIE + "\\n"`` (the reader finds it anywhere, even after a partial line
+of the target's own). Documents are written as the probe goes, so a crash (a segfault while
+importing Theano) keeps the facts gathered before it:
+
+- ``{"probe_version": 1, "running": NAME}``            before stage NAME starts
+- ``{"probe_version": 1, "stages": {NAME: {...}}}``    when it ends
+- ``{"probe_version": 1, "done": true}``               after the last stage
+- ``{"probe_version": 1, "refused": "why"}``           from the version gate (exit code 3)
+
+The reader merges the ``stages`` of all documents. Anything else the target prints is not
+part of the protocol; the runner keeps it as a fact. Every stage records ``ok``,
+``elapsed_s`` and what was said while it ran (``warnings``, ``log``, ``stdout``, ``stderr``);
+a failing stage records ``error`` = {type, message, frames} and hides nothing else.
+"""
+import sys
+
+if sys.version_info < (2, 7):
+    _COOKIE = len(sys.argv) > 1 and sys.argv[1] or ""
+    sys.stdout.write(_COOKIE[::-1] + '{"probe_version": 1, "refused": "Python %d.%d.%d is'
+                     ' too old: the probe needs Python 2.7 or newer"}' % tuple(sys.version_info[:3])
+                     + _COOKIE + "\n")
+    sys.stdout.flush()
+    sys.exit(3)
+
+import json  # noqa: E402  (after the gate on purpose)
+import logging  # noqa: E402
+import os  # noqa: E402
+import time  # noqa: E402
+import traceback  # noqa: E402
+import warnings  # noqa: E402
+
+PY2 = sys.version_info[0] == 2
+if PY2:
+    from StringIO import StringIO  # accepts both str and unicode, as Python 2 code prints both
+    TEXT = unicode  # noqa: F821
+    NUMBERS = (int, long, float)  # noqa: F821
+else:
+    from io import StringIO
+    TEXT = str
+    NUMBERS = (int, float)
+
+PROBE_VERSION = 1
+COOKIE = sys.argv[1] if len(sys.argv) > 1 else ""
+OUT = sys.stdout  # the protocol channel, kept before any stage can swap sys.stdout
+MAX_WARNINGS = 50
+MAX_FRAMES = 8
+WANTED_DISTS = ("numpy", "scipy", "Theano", "Theano-PyMC", "pygpu", "mkl-service", "six",
+                "aesara", "pytensor")
+CONFIG_KEYS = ("device", "floatX", "cxx", "base_compiledir", "compiledir", "blas.ldflags",
+               "gpuarray.preallocate", "dnn.enabled", "cuda.root", "dnn.base_path",
+               "dnn.library_path", "dnn.include_path", "mode", "init_gpu_device", "force_device",
+               "optimizer", "linker")
+
+# The script's own folder must not shadow anything the target imports.
+if sys.path and os.path.abspath(sys.path[0] or ".") == os.path.dirname(os.path.abspath(__file__)):
+    del sys.path[0]
+
+
+# -- output -------------------------------------------------------------------------------------
+
+def text(value):
+    """A unicode string for any value, never raising (Python 2 messages may be odd bytes)."""
+    try:
+        if isinstance(value, TEXT):
+            return value
+        if isinstance(value, bytes):
+            return value.decode("utf-8", "replace")
+        return TEXT(value)
+    except Exception:
+        try:
+            return text(repr(value))
+        except Exception:
+            return "<unprintable %s>" % type(value).__name__
+
+
+def clean(value):
+    """Plain JSON data, whatever odd objects a stage picked up."""
+    if value is None or isinstance(value, bool) or isinstance(value, NUMBERS):
+        return value
+    if isinstance(value, dict):
+        return dict((text(k), clean(v)) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return [clean(v) for v in value]
+    return text(value)
+
+
+def emit(doc):
+    doc["probe_version"] = PROBE_VERSION
+    try:
+        payload = json.dumps(clean(doc), ensure_ascii=True, sort_keys=True)
+    except Exception as exc:
+        payload = json.dumps({"probe_version": PROBE_VERSION,
+                              "error": "could not serialise: " + text(exc)})
+    OUT.write(COOKIE[::-1] + payload + COOKIE + "\n")
+    OUT.flush()
+
+
+def describe_exception(exc):
+    cls = type(exc)
+    name = getattr(cls, "__qualname__", cls.__name__)
+    module = getattr(cls, "__module__", "")
+    if module not in ("builtins", "exceptions", "__builtin__", "__main__", None):
+        name = module + "." + name
+    try:
+        message = str(exc)
+    except Exception:
+        message = repr(exc)
+    frames = []
+    tb = [f for f in traceback.extract_tb(sys.exc_info()[2]) if f[0] != __file__]  # not ours
+    for frame in tb[-MAX_FRAMES:]:
+        frames.append({"file": frame[0], "line": frame[1], "function": frame[2],
+                       "text": frame[3]})
+    return {"type": name, "message": text(message), "frames": frames}
+
+
+# -- capturing what a stage says ------------------------------------------------------------------
+
+class LogLines(logging.Handler):
+    """Collects the "theano" logger's records as Theano itself would print them.
+
+    Attached before ``import theano``, so Theano adds no stderr handler of its own."""
+
+    def __init__(self):
+        logging.Handler.__init__(self)
+        self.lines = []
+        self.setFormatter(logging.Formatter("%(levelname)s (%(name)s): %(message)s"))
+
+    def emit(self, record):
+        try:
+            self.lines.append(self.format(record))
+        except Exception:
+            self.lines.append(text(getattr(record, "msg", record)))
+
+
+LOG = LogLines()
+logging.getLogger("theano").addHandler(LOG)
+
+
+class Capture(object):
+    """Warnings, "theano" log lines and Python-level stdout/stderr while a stage runs.
+
+    Output written straight to the file descriptors (C code, compilers) still reaches the real
+    stdout/stderr, where the runner keeps it."""
+
+    def __enter__(self):
+        self.catcher = warnings.catch_warnings(record=True)
+        self.caught = self.catcher.__enter__()
+        warnings.simplefilter("always")
+        self.first_log = len(LOG.lines)
+        self.saved = (sys.stdout, sys.stderr)
+        self.buffers = (StringIO(), StringIO())
+        sys.stdout, sys.stderr = self.buffers
+        return self
+
+    def __exit__(self, *exc_info):
+        sys.stdout, sys.stderr = self.saved
+        self.catcher.__exit__(*exc_info)
+        rebind_log_streams(self.buffers, self.saved)
+        return False
+
+    def said(self):
+        return {"warnings": summarise_warnings(self.caught),
+                "log": LOG.lines[self.first_log:],
+                "stdout": buffer_text(self.buffers[0]),
+                "stderr": buffer_text(self.buffers[1])}
+
+
+def buffer_text(buf):
+    try:
+        return text(buf.getvalue())
+    except Exception as exc:  # Python 2 StringIO mixing non-ASCII str and unicode
+        return "<unreadable output: %s>" % text(exc)
+
+
+def rebind_log_streams(buffers, real):
+    """A StreamHandler created during a capture holds our buffer; point it back at the real
+    stream so later messages are not lost."""
+    loggers = [logging.getLogger()] + list(logging.Logger.manager.loggerDict.values())
+    for logger in loggers:
+        for handler in getattr(logger, "handlers", ()):
+            stream = getattr(handler, "stream", None)
+            for buf, target in zip(buffers, real):
+                if stream is buf:
+                    handler.stream = target
+
+
+def summarise_warnings(caught):
+    unique = {}
+    order = []
+    for item in caught:
+        key = (item.category.__name__, text(item.message), item.filename, item.lineno)
+        if key not in unique:
+            if len(order) >= MAX_WARNINGS:
+                continue
+            order.append(key)
+            unique[key] = 0
+        unique[key] += 1
+    return [{"category": k[0], "message": k[1], "file": k[2], "line": k[3], "count": unique[k]}
+            for k in order]
+
+
+def run_stage(stages, name, func):
+    emit({"running": name})
+    started = time.time()
+    with Capture() as capture:
+        try:
+            result = func(stages)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # SystemExit from a broken package is a fact too
+            result = {"ok": False, "error": describe_exception(exc)}
+    result.setdefault("ok", True)
+    result.setdefault("error", None)
+    result.update(capture.said())
+    result["elapsed_s"] = round(time.time() - started, 4)
+    stages[name] = result
+    emit({"stages": {name: result}})
+
+
+# -- stages -------------------------------------------------------------------------------------
+
+def stage_interpreter(stages):
+    import platform
+    import struct
+    import sysconfig
+
+    base_prefix = getattr(sys, "real_prefix", None) or getattr(sys, "base_prefix", sys.prefix)
+    try:
+        include = sysconfig.get_paths()["include"]
+    except Exception:
+        include = None
+    try:
+        import locale
+        preferred = locale.getpreferredencoding(False)
+    except Exception:
+        preferred = None
+    return {
+        "version": "%d.%d.%d" % tuple(sys.version_info[:3]),
+        "version_info": list(sys.version_info),
+        "implementation": platform.python_implementation(),
+        "bits": struct.calcsize("P") * 8,
+        "executable": sys.executable,
+        "prefix": sys.prefix,
+        "base_prefix": base_prefix,
+        "is_venv": base_prefix != sys.prefix,
+        "is_conda": os.path.isdir(os.path.join(sys.prefix, "conda-meta")),
+        "platform": platform.platform(),
+        "system": platform.system(),
+        "machine": platform.machine(),
+        "maxunicode": sys.maxunicode,
+        "filesystem_encoding": sys.getfilesystemencoding(),
+        "preferred_encoding": preferred,
+        "include_dir": include,
+        "has_python_h": bool(include) and os.path.isfile(os.path.join(include, "Python.h")),
+    }
+
+
+def norm_name(name):
+    return name.lower().replace("-", "_").replace(".", "_")
+
+
+def metadata_file(path):
+    """The file holding Name/Version headers of a *.dist-info / *.egg-info / *.egg entry."""
+    if path.endswith(".dist-info"):
+        return os.path.join(path, "METADATA")
+    if path.endswith(".egg"):
+        return os.path.join(path, "EGG-INFO", "PKG-INFO")
+    return os.path.join(path, "PKG-INFO") if os.path.isdir(path) else path
+
+
+def read_headers(path):
+    import io
+    found = {}
+    with io.open(path, encoding="utf-8", errors="replace") as handle:
+        for line in handle:
+            line = line.rstrip("\r\n")
+            if not line:
+                break
+            key, sep, value = line.partition(":")
+            if sep and key in ("Name", "Version"):
+                found[key] = value.strip()
+    return found
+
+
+def scan_dists(wanted):
+    """Installed distributions by reading metadata along sys.path, importing nothing.
+
+    One code path for 2.7 ... 3.13: importlib.metadata only exists from 3.8 and does not
+    normalise '-'/'_' in names before 3.10. The first hit on sys.path is what import uses;
+    later ones are kept as ``others`` (a shadowed or half-uninstalled copy is a real bug)."""
+    found = {}
+    theano_dir = None
+    seen = set()
+    for entry in sys.path:
+        folder = os.path.abspath(entry or ".")
+        if folder in seen or not os.path.isdir(folder):
+            continue
+        seen.add(folder)
+        try:
+            children = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        if theano_dir is None and "theano" in children and \
+                os.path.isfile(os.path.join(folder, "theano", "__init__.py")):
+            theano_dir = folder
+        for child in children:
+            stem = None
+            for ext in (".dist-info", ".egg-info", ".egg"):
+                if child.endswith(ext):
+                    stem = child[:-len(ext)]
+            key = stem is not None and wanted.get(norm_name(stem.split("-")[0]))
+            if not key:
+                continue
+            path = os.path.join(folder, child)
+            record = {"location": folder, "path": path, "version": None}
+            try:
+                headers = read_headers(metadata_file(path))
+                record["name"] = headers.get("Name")
+                record["version"] = headers.get("Version")
+            except (IOError, OSError):  # a zipped .egg: the file name carries the version
+                parts = stem.split("-")
+                record["version"] = parts[1] if len(parts) > 1 else None
+            found.setdefault(key, []).append(record)
+    return found, theano_dir
+
+
+def record_hash_matches(record, package_dir):
+    """Whether theano/__init__.py on disk is the one listed in this dist's RECORD."""
+    import base64
+    import hashlib
+    try:
+        with open(os.path.join(record["path"], "RECORD")) as handle:
+            for line in handle:
+                parts = line.strip().split(",")
+                if parts[0] == "theano/__init__.py" and parts[1].startswith("sha256="):
+                    with open(os.path.join(package_dir, "theano", "__init__.py"), "rb") as src:
+                        digest = hashlib.sha256(src.read()).digest()
+                    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode() == parts[1][7:]
+    except (IOError, OSError, IndexError):
+        pass
+    return False
+
+
+def theano_owner(found, theano_dir):
+    """Theano 1.0.5 and Theano-PyMC both install the package ``theano``: which one is it?"""
+    here = []
+    for name in ("Theano", "Theano-PyMC"):
+        for record in found.get(name, ()):
+            if record["location"] == theano_dir:
+                here.append((name, record))
+    if len(here) == 1:
+        return here[0][0]
+    matching = [name for name, record in here if record_hash_matches(record, theano_dir)]
+    return matching[0] if len(matching) == 1 else None
+
+
+def stage_distributions(stages):
+    wanted = dict((norm_name(name), name) for name in WANTED_DISTS)
+    found, theano_dir = scan_dists(wanted)
+    packages = {}
+    for name in WANTED_DISTS:
+        records = found.get(name)
+        if records:
+            packages[name] = dict(records[0], others=records[1:])
+        else:
+            packages[name] = None
+    return {"method": "scan", "packages": packages, "theano_dir": theano_dir,
+            "theano_owner": theano_owner(found, theano_dir) if theano_dir else None}
+
+
+def stage_numpy_import(stages):
+    import numpy
+    result = {"version": getattr(numpy, "__version__", None),
+              "file": getattr(numpy, "__file__", None)}
+    config = getattr(numpy, "__config__", None)
+    if config is not None:
+        # Theano 1.0.5 reads blas_opt_info (gone from numpy 1.22 wheels); record what is there.
+        result["config_info_names"] = sorted(n for n in dir(config) if n.endswith("_info"))
+        blas = getattr(config, "blas_opt_info", None)
+        if blas is None:
+            blas = getattr(config, "CONFIG", {}).get("Build Dependencies", {}).get("blas")
+        result["blas"] = blas
+    return result
+
+
+def stage_theano_import(stages):
+    import theano
+    return {"version": getattr(theano, "__version__", None),
+            "file": getattr(theano, "__file__", None)}
+
+
+def parse_flags(value):
+    """THEANO_FLAGS exactly as Theano splits it: shlex on commas, right-most value wins."""
+    import shlex
+    flags = {}
+    splitter = shlex.shlex(value, posix=True)
+    splitter.whitespace = ","
+    splitter.whitespace_split = True
+    for pair in splitter:
+        pair = pair.strip()
+        if "=" in pair:
+            key, val = pair.split("=", 1)
+            flags[key] = val
+    return flags
+
+
+def config_files(cfgmod):
+    files = getattr(cfgmod, "config_files", None)  # Theano 1.0.x: module-level list
+    if files is None:  # Theano-PyMC computes it inside _create_default_config()
+        files = cfgmod.config_files_from_theanorc()
+    return list(files)
+
+
+def read_config_files(paths):
+    if PY2:
+        import ConfigParser as configparser
+    else:
+        import configparser
+    parsed, errors = [], {}
+    for path in paths:
+        if not os.path.isfile(path):
+            continue
+        parser = configparser.RawConfigParser()
+        try:
+            parser.read([path])
+            parsed.append((path, parser))
+        except Exception as exc:
+            errors[path] = type(exc).__name__ + ": " + text(exc)
+    return parsed, errors
+
+
+def config_source(name, sep, flags, parsed):
+    if name in flags:
+        return "THEANO_FLAGS"
+    section, option = name.rsplit(sep, 1) if sep in name else ("global", name)
+    for path, parser in reversed(parsed):  # later files override earlier ones
+        if parser.has_option(section, option):
+            return "file:" + path
+    return "default"
+
+
+def config_value(config, name, sep):
+    value = config
+    for part in name.split(".") if sep == "." else [name]:
+        value = getattr(value, part)
+    return None if value is None else text(value)
+
+
+def attempt(problems, what, func, *args):
+    """An unknown Theano layout failing in one place must not hide the other facts."""
+    try:
+        return func(*args)
+    except Exception as exc:
+        problems.append("%s: %s: %s" % (what, type(exc).__name__, text(exc)))
+        return None
+
+
+def config_registry(config, cfgmod):
+    registry = getattr(config, "_config_var_dict", None)  # Theano-PyMC >= 1.0.12
+    if registry is not None:
+        return sorted(registry), "__"
+    return sorted(cv.fullname for cv in cfgmod._config_var_list), "."  # Theano 1.0.x
+
+
+def stage_theano_config(stages):
+    if not stages.get("theano_import", {}).get("ok"):
+        return {"ok": False, "skipped": "import theano failed"}
+    theano = sys.modules["theano"]
+    config, cfgmod = theano.config, theano.configparser
+    problems = []
+    known, sep = attempt(problems, "config registry", config_registry, config, cfgmod) or \
+        (None, "__" if "blas__ldflags" in dir(config) else ".")
+    flags = parse_flags(os.environ.get("THEANO_FLAGS", ""))
+    files = attempt(problems, "config files", config_files, cfgmod) or []
+    parsed, file_errors = read_config_files(files)
+    values = {}
+    for key in CONFIG_KEYS:
+        name = key.replace(".", sep)
+        entry = {"name": name, "value": None, "source": None,
+                 "registered": None if known is None else name in known}
+        if entry["registered"] is not False:
+            entry["source"] = config_source(name, sep, flags, parsed)
+            entry["value"] = attempt(problems, name, config_value, config, name, sep)
+        values[key] = entry
+    return {"flag_naming": "dotted" if sep == "." else "dunder",
+            "known_keys": known,
+            "flags_unrecognised": None if known is None else sorted(
+                k for k in flags if k not in known),
+            "files": files,
+            "files_present": [path for path, _ in parsed],
+            "file_errors": file_errors,
+            "values": values,
+            "problems": problems}
+
+
+def gpu_requested(stages):
+    values = stages.get("theano_config", {}).get("values", {})
+    for key in ("device", "init_gpu_device"):
+        value = (values.get(key) or {}).get("value") or ""
+        if value.startswith("cuda") or value.startswith("opencl"):
+            return True
+    return False
+
+
+def stage_pygpu(stages):
+    if not stages.get("theano_import", {}).get("ok"):
+        return {"ok": False, "skipped": "import theano failed"}
+    packages = stages.get("distributions", {}).get("packages") or {}
+    if not (gpu_requested(stages) or packages.get("pygpu")):
+        return {"ok": False, "skipped": "no GPU device configured and no pygpu installed"}
+    gpuarray = sys.modules.get("theano.gpuarray")  # imported by Theano itself for device=cuda*
+    result = {"gpuarray_imported": gpuarray is not None,
+              "pygpu_activated": getattr(gpuarray, "pygpu_activated", None)}
+    try:
+        import pygpu
+        result.update(ok=True, version=getattr(pygpu, "__version__", None),
+                      file=getattr(pygpu, "__file__", None))
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        result.update(ok=False, error=describe_exception(exc))
+    return result
+
+
+STAGES = (("interpreter", stage_interpreter), ("distributions", stage_distributions),
+          ("numpy_import", stage_numpy_import), ("theano_import", stage_theano_import),
+          ("theano_config", stage_theano_config), ("pygpu", stage_pygpu))
+
+
+def main():
+    stages = {}
+    for name, func in STAGES:
+        run_stage(stages, name, func)
+    emit({"done": True})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

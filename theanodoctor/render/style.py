@@ -1,0 +1,43 @@
+"""What the terminal can show: colour, Unicode glyphs, width (NO_COLOR / FORCE_COLOR honoured)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import NamedTuple, Optional, TextIO
+
+
+class Style(NamedTuple):
+    color: bool
+    unicode: bool
+    width: Optional[int]  # None: do not wrap (piped output)
+
+
+def _can_encode(stream: TextIO, text: str) -> bool:
+    try:
+        text.encode(getattr(stream, "encoding", None) or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def detect(stream: Optional[TextIO] = None, env: Optional[dict[str, str]] = None) -> Style:
+    stream = stream or sys.stdout
+    env = dict(os.environ) if env is None else env
+    try:
+        tty = stream.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    if env.get("NO_COLOR"):
+        color = False
+    elif env.get("FORCE_COLOR"):
+        color = True
+    else:
+        color = tty and env.get("TERM") != "dumb"
+    width = None
+    if tty:
+        try:
+            width = os.get_terminal_size(stream.fileno()).columns
+        except (OSError, ValueError, AttributeError):
+            width = 100
+    return Style(color=color, unicode=_can_encode(stream, "✓✗⚠…"), width=width)
