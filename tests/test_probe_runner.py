@@ -32,10 +32,16 @@ def fake_theano(folder: Path, init: str) -> dict[str, str]:
     package = folder / "fake" / "theano"
     package.mkdir(parents=True)
     (package / "__init__.py").write_text("import os, signal, sys, time\n" + init + "\n")
-    return {"PYTHONPATH": str(package.parent)}
+    return {**os.environ, "PYTHONPATH": str(package.parent)}
 
 
-def assert_no_traceback(result: dict[str, object]) -> None:
+ENVELOPE_KEYS = {"status", "error", "elapsed_s", "python", "returncode", "signal",
+                 "interrupted_stage", "stages", "extra_stdout", "stderr"}
+
+
+def assert_well_formed(result: dict[str, object]) -> None:
+    """Same shape on every path, and an error a user can read: a sentence, not a traceback."""
+    assert set(result) == ENVELOPE_KEYS
     assert "Traceback" not in str(result["error"])
 
 
@@ -60,7 +66,7 @@ def test_hang_is_killed_at_timeout(tmp_path: Path) -> None:
     assert result["elapsed_s"] < 5 and time.monotonic() - started < 5
     assert result["returncode"] is None and result["stages"] == {}
     assert "within 1 s" in result["error"]
-    assert_no_traceback(result)
+    assert_well_formed(result)
     assert handle.wait() is result  # computed once
 
 
@@ -71,7 +77,7 @@ def test_garbage_printer_is_not_a_python(tmp_path: Path) -> None:
     assert result["returncode"] == 79
     assert "garbage" in result["extra_stdout"] and "oops" in result["stderr"]
     assert "exit code 79" in result["error"] and "oops" in result["error"]
-    assert_no_traceback(result)
+    assert_well_formed(result)
 
 
 def test_segfault_names_the_signal(tmp_path: Path) -> None:
@@ -83,9 +89,21 @@ def test_segfault_names_the_signal(tmp_path: Path) -> None:
     assert "SIGSEGV" in result["error"] and "before the probe started" in result["error"]
 
 
+def test_env_is_the_whole_child_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("THEANO_FLAGS", "device=gpu")
+    python = fake_python(tmp_path, 'echo "flags=[$THEANO_FLAGS] home=[$HOME] '
+                                   'io=[$PYTHONIOENCODING]"')
+    assert "flags=[device=gpu]" in probe_target(python)["extra_stdout"]
+    out = probe_target(python, env={"HOME": "/nowhere"})["extra_stdout"]
+    assert out == "flags=[] home=[/nowhere] io=[utf-8]\n"
+
+
 def test_missing_path_is_not_found(tmp_path: Path) -> None:
     result = probe_target(str(tmp_path / "no-such-python"))
     assert result["status"] == "not-found" and "does not exist" in result["error"]
+    assert_well_formed(result)
     assert probe_target("no-such-python-on-path-xyz")["status"] == "not-found"
 
 
@@ -116,6 +134,7 @@ def test_megabytes_of_noise_around_a_valid_run(
     )
     result = probe_target(python, timeout=300)
     assert result["status"] == "ok", result["error"]
+    assert_well_formed(result)
     assert result["stages"]["theano_import"]["version"] == "1.0.5"
     for key in ("extra_stdout", "stderr"):
         assert "noise on" in result[key]
@@ -134,7 +153,7 @@ def test_segfault_in_import_theano_keeps_earlier_facts(
     assert set(result["stages"]) == EARLY_STAGES
     assert result["stages"]["numpy_import"]["version"] == "1.16.6"
     assert result["stages"]["distributions"]["theano_dir"] == env["PYTHONPATH"]
-    assert_no_traceback(result)
+    assert_well_formed(result)
 
 
 def test_hard_exit_in_import_theano_is_a_crash(
@@ -186,7 +205,8 @@ def test_too_old_python_is_refused_by_the_gate(
     site = tmp_path / "site"
     site.mkdir()
     (site / "sitecustomize.py").write_text("import sys\nsys.version_info = (2, 6, 9, 'final', 0)\n")
-    result = probe_target(legacy_python("notheano38"), timeout=30, env={"PYTHONPATH": str(site)})
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    result = probe_target(legacy_python("notheano38"), timeout=30, env=env)
     assert result["status"] == "error"
     assert result["error"] == "Python 2.6.9 is too old: the probe needs Python 2.7 or newer"
     assert result["returncode"] == 3 and result["stages"] == {}

@@ -25,7 +25,7 @@ def probe(legacy_python: Callable[[str], str]) -> Probe:
     """``probe("healthy37", THEANO_FLAGS="...")`` -> the envelope of a real probe run."""
 
     def run(name: str, **env: str) -> dict[str, Any]:
-        result = probe_target(legacy_python(name), timeout=300, env=env)
+        result = probe_target(legacy_python(name), timeout=300, env={**os.environ, **env})
         assert result["status"] == "ok", result
         return result
 
@@ -61,7 +61,9 @@ def test_healthy37(probe: Probe, theano_home: Path) -> None:
     interpreter = stage(result, "interpreter")
     assert interpreter["version"] == "3.7.16" and interpreter["is_venv"]
     assert dig(result, "stages", "distributions", "packages", "numpy", "version") == "1.16.6"
-    assert dig(result, "stages", "distributions", "packages", "Theano", "version") == "1.0.5"
+    assert dig(result, "stages", "distributions", "versions") == {
+        "numpy": "1.16.6", "scipy": "1.2.1", "Theano": "1.0.5", "six": "1.17.0",
+        "Theano-PyMC": None, "pygpu": None, "mkl-service": None, "aesara": None, "pytensor": None}
     assert dig(result, "stages", "distributions", "theano_owner") == "Theano"
     assert dig(result, "stages", "numpy_import", "version") == "1.16.6"
     theano = stage(result, "theano_import")
@@ -195,3 +197,22 @@ def test_no_theano_is_a_fact_not_a_failure(probe: Probe) -> None:
     for name in ("numpy_import", "theano_import"):
         assert stage(result, name)["error"]["type"] in ("ModuleNotFoundError", "ImportError")
     assert stage(result, "theano_config")["skipped"] == "import theano failed"
+
+
+def test_unknown_theano_layout_gives_partial_facts(probe: Probe, tmp_path: Path) -> None:
+    package = tmp_path / "theano"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        "__version__ = '9.9'\n"
+        "class _Config(object):\n    device = 'cpu'\n"
+        "config = _Config()\n"
+        "class configparser(object):\n    pass\n")
+    result = probe("notheano38", PYTHONPATH=str(tmp_path), THEANO_FLAGS="device=cpu")
+    assert stage(result, "theano_import")["version"] == "9.9"
+    config = stage(result, "theano_config")
+    assert config["ok"] and config["known_keys"] is None and config["flag_naming"] == "dotted"
+    assert config["values"]["device"] == {"name": "device", "value": "cpu",
+                                          "source": "THEANO_FLAGS", "registered": None}
+    assert config["values"]["floatX"]["value"] is None
+    problems = "\n".join(config["problems"])
+    assert "config registry: AttributeError" in problems and "floatX: AttributeError" in problems

@@ -176,21 +176,19 @@ def probe_nvidia(timeout: float = 5.0, smi: str | None = None,
                                        or isinstance(value, ImportError))
     nvml_error = (f"NVML did not answer within {timeout:g} s" if status == "timeout"
                   else describe(value))
+    nothing: Json = {"nvml_error": nvml_error, "driver_version": None,
+                     "cuda_driver_version": None, "gpus": []}
     try:
         result, data = _smi_snapshot(smi, timeout)
     except Exception as exc:  # unexpected output shape: still a result
         return envelope("error", f"reading {smi} output failed: {describe(exc)}",
-                        time.monotonic() - started, source="nvidia-smi", nvml_error=nvml_error)
+                        time.monotonic() - started, source="nvidia-smi", **nothing)
     elapsed = time.monotonic() - started
     if data is not None:
         return envelope("ok", None, elapsed, source="nvidia-smi", nvml_error=nvml_error, **data)
     if result.status == "not-found" and no_driver:
         return envelope("missing", f"no NVIDIA driver found (NVML: {nvml_error}; "
-                        f"{smi}: not found)", elapsed, source=None, nvml_error=nvml_error,
-                        driver_version=None, cuda_driver_version=None, gpus=[])
+                        f"{smi}: not found)", elapsed, source=None, **nothing)
     smi_status, smi_error = _smi_failure(result, smi)
-    if status == "timeout":
-        smi_status = "timeout"
-    return envelope(smi_status, f"{smi_error} (NVML: {nvml_error})", elapsed,
-                    source="nvidia-smi", nvml_error=nvml_error, driver_version=None,
-                    cuda_driver_version=None, gpus=[])
+    return envelope("timeout" if status == "timeout" else smi_status,
+                    f"{smi_error} (NVML: {nvml_error})", elapsed, source="nvidia-smi", **nothing)

@@ -18,7 +18,6 @@ import subprocess
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from theanodoctor import proc
 from theanodoctor.facts import Json, envelope
@@ -104,8 +103,8 @@ def _judge(python: str, timeout: float, result: proc.ProcResult,
     during = f" during the {stage} stage" if stage else ""
     sig = _signal_name(result.returncode)
     if result.status == "timeout":
-        return "timeout", f"{python} did not finish the probe within {timeout:g} s{during}; " \
-            "it was killed"
+        return "timeout", (f"{python} did not finish the probe within {timeout:g} s{during}; "
+                           "it was killed")
     if answer.refused:
         return "error", answer.refused
     if answer.done:
@@ -113,12 +112,11 @@ def _judge(python: str, timeout: float, result: proc.ProcResult,
     if sig:
         return "crash", f"{python} was killed by {sig}{during or ' before the probe started'}"
     if answer.documents:
-        return "crash", f"{python} exited with code {result.returncode}{during} " \
-            "before the probe finished"
+        return "crash", (f"{python} exited with code {result.returncode}{during} "
+                         "before the probe finished")
     hint = _last_line(result.stderr, result.stdout)
-    return "error", (f"{python} did not run the probe (exit code {result.returncode}); "
-                     "it may not be a Python interpreter" + (f". Its last words: {hint}" if hint
-                                                               else ""))
+    return "error", (f"{python} did not run the probe (exit code {result.returncode}); it may "
+                     "not be a Python interpreter" + (f" (last output: {hint})" if hint else ""))
 
 
 class ProbeHandle:
@@ -132,12 +130,12 @@ class ProbeHandle:
         self._proc: subprocess.Popen[bytes] | None = None
         self._result: Json | None = None
         # A bare name ("python3.7") is looked up on PATH like a shell would.
-        executable = python if os.sep in python else shutil.which(python) or python
+        executable = python if os.path.dirname(python) else shutil.which(python) or python
         problem = _not_startable(executable)
         if problem:
             self._result = self._envelope("not-found", problem)
             return
-        child_env = {**os.environ, "PYTHONIOENCODING": "utf-8", **(env or {})}
+        child_env = {**(os.environ if env is None else env), "PYTHONIOENCODING": "utf-8"}
         try:
             self._proc = proc.start(_cmd(executable, self.cookie), env=child_env)
         except FileNotFoundError:
@@ -148,10 +146,11 @@ class ProbeHandle:
 
     def _envelope(self, status: str, error: str | None, returncode: int | None = None,
                   stages: Json | None = None, extra_stdout: str = "", stderr: str = "",
-                  **more: Any) -> Json:
+                  interrupted_stage: str | None = None) -> Json:
         return envelope(status, error, time.monotonic() - self.started, python=self.python,
-                        returncode=returncode, stages=stages or {}, extra_stdout=extra_stdout,
-                        stderr=stderr, **more)
+                        returncode=returncode, signal=_signal_name(returncode),
+                        interrupted_stage=interrupted_stage, stages=stages or {},
+                        extra_stdout=extra_stdout, stderr=stderr)
 
     def wait(self) -> Json:
         if self._result is None:
@@ -161,14 +160,14 @@ class ProbeHandle:
             status, error = _judge(self.python, self.timeout, result, answer)
             self._result = self._envelope(
                 status, error, result.returncode, answer.stages, proc.clip(answer.extra_stdout),
-                proc.clip(result.stderr), signal=_signal_name(result.returncode),
-                interrupted_stage=answer.interrupted_stage)
+                proc.clip(result.stderr), answer.interrupted_stage)
         return self._result
 
 
 def start_probe(python: str, timeout: float = 60.0,
                 env: Mapping[str, str] | None = None) -> ProbeHandle:
-    """Start the probe now; ``env`` entries are added to (override) this process's environment."""
+    """Start the probe now. ``env`` is the child's whole environment (default: ours), as with
+    subprocess; THEANO_FLAGS, THEANORC, HOME and PYTHONPATH in it are what the target sees."""
     return ProbeHandle(python, timeout, env)
 
 

@@ -365,14 +365,13 @@ def theano_owner(found, theano_dir):
 def stage_distributions(stages):
     wanted = dict((norm_name(name), name) for name in WANTED_DISTS)
     found, theano_dir = scan_dists(wanted)
-    packages = {}
+    packages, versions = {}, {}
     for name in WANTED_DISTS:
         records = found.get(name)
-        if records:
-            packages[name] = dict(records[0], others=records[1:])
-        else:
-            packages[name] = None
-    return {"method": "scan", "packages": packages, "theano_dir": theano_dir,
+        packages[name] = dict(records[0], others=records[1:]) if records else None
+        versions[name] = records[0]["version"] if records else None
+    return {"method": "scan", "versions": versions, "packages": packages,
+            "theano_dir": theano_dir,
             "theano_owner": theano_owner(found, theano_dir) if theano_dir else None}
 
 
