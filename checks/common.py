@@ -41,7 +41,10 @@ def dist_version(facts: Facts, name: str) -> Optional[str]:
 
 
 def flavour(facts: Facts) -> Optional[str]:
-    """Which Theano owns the ``theano`` package: Theano-PyMC wins when its dist is present."""
+    """Which distribution owns the ``theano`` package (the probe tells; else PyMC wins)."""
+    owner = stage(facts, "distributions").get("theano_owner")
+    if owner in (THEANO, PYMC):
+        return str(owner)
     if dist_version(facts, PYMC):
         return PYMC
     return THEANO if dist_version(facts, THEANO) else None

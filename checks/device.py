@@ -23,7 +23,7 @@ def _where(source: str) -> str:
 def pygpu_problem(facts: Facts) -> Optional[str]:
     """Why pygpu cannot serve Theano here, or None when it imported."""
     pygpu = stage(facts, "pygpu")
-    if pygpu.get("ok") and pygpu.get("activated", True):
+    if pygpu.get("ok") and pygpu.get("pygpu_activated") is not False:
         return None
     err = pygpu.get("error")
     if isinstance(err, dict):

@@ -12,8 +12,23 @@ from .common import flavour, probe_ran, stage
 def failure_text(result: dict) -> str:
     err = result.get("error") or {}
     lines = [f"{err.get('type', '')}: {err.get('message', '')}"]
-    lines += [str(x) for x in result.get("log", []) + result.get("warnings", [])]
+    lines += _notable(result)
     return "\n".join(lines)
+
+
+# Printed by every Cython extension built against an older numpy; harmless and never shown to
+# users by Python's default filters, so not worth a line in the report.
+_NOISE = ("numpy.ufunc size changed", "numpy.dtype size changed")
+
+
+def _notable(result: dict) -> list[str]:
+    lines = [str(line).splitlines()[0] for line in result.get("log", []) if str(line).strip()]
+    for w in result.get("warnings", []):
+        w = w if isinstance(w, dict) else {"message": str(w)}
+        text = str(w.get("message", ""))
+        if not text.startswith(_NOISE):
+            lines.append(f"{w.get('category', 'Warning')}: {text}")
+    return list(dict.fromkeys(lines))[:10]
 
 
 @check("theano-import", "`import theano` works in the target", area="python")
@@ -28,8 +43,8 @@ def theano_import(facts: Facts, options: Options) -> Outcome:
     if result.get("ok"):
         elapsed = result.get("elapsed_s")
         took = f" in {elapsed:.2f} s" if isinstance(elapsed, (int, float)) else ""
-        notes = tuple(str(w) for w in result.get("warnings", []))[:10]
-        return ok(f"Theano {result.get('version', '?')} imports{took}", details=notes)
+        return ok(f"{flavour(facts)} {result.get('version', '?')} imports{took}",
+                  details=tuple(_notable(result)))
     err = result.get("error") or {}
     headline = f"{err.get('type', 'Error')}: {err.get('message', '').strip().splitlines()[0] if err.get('message') else ''}"
     frames = tuple(

@@ -1,4 +1,4 @@
-from theanodoctor.cli import main
+from theanodoctor.launch import main
 
 if __name__ == "__main__":
     main()

@@ -132,8 +132,7 @@ def check(python_spec: Optional[str], snapshot: Optional[str], fmt: str, verbose
         facts = Facts.load(snapshot)
     else:
         assert pending is not None
-        if fmt == "text":
-            from theanodoctor.render import text as _preload  # noqa: F401  (import rich while the probe runs)
+        _preload(fmt)
         facts = pending.wait()
     options = engine.Options(require_gpu=require_gpu)
     report = Report(facts, tuple(engine.run_checks(facts, checks, options)), options)
@@ -145,6 +144,16 @@ def check(python_spec: Optional[str], snapshot: Optional[str], fmt: str, verbose
         _emit(render_text(report, verbose=verbose, style=_style()))
         _note_other_candidates(facts)
     sys.exit(report.exit_code(strict))
+
+
+def _preload(fmt: str) -> None:
+    """Load what judging and rendering need while the target probe is still running."""
+    from theanodoctor import knowledge
+
+    knowledge.compat_rules()
+    knowledge.signatures()
+    if fmt == "text":
+        import theanodoctor.render.text  # noqa: F401  (rich)
 
 
 def _note_other_candidates(facts: Any) -> None:

@@ -13,8 +13,6 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Optional
 
 from theanodoctor.facts import Facts, dig, envelope
-from theanodoctor.host.collect import collect_host
-from theanodoctor.host.compiledir import probe_compiledir
 from theanodoctor.probe.runner import ProbeHandle, start_probe
 
 DEFAULT_PROBE_TIMEOUT = 120.0  # a first `import theano` compiles C modules: allow for it
@@ -22,12 +20,19 @@ DEFAULT_HOST_TIMEOUT = 10.0
 
 
 def _compiledir_of(target: dict[str, Any]) -> Optional[str]:
-    values = dig(target, "stages", "theano_config", "values", default={})
-    for key in ("compiledir",):
-        value = dig(values, key, "value")
-        if isinstance(value, str) and value:
-            return value
-    return None
+    value = dig(target, "stages", "theano_config", "values", "compiledir", "value")
+    return value if isinstance(value, str) and value else None
+
+
+def _yield_to_probe() -> None:
+    """The target probe is the long pole; the doctor's own work (imports, host probes) only has
+    to finish before it. Lowering our priority keeps that work from slowing the probe on a
+    machine with few cores. The probe was started before this, so it keeps its priority."""
+    if hasattr(os, "nice"):
+        try:
+            os.nice(5)
+        except OSError:
+            pass
 
 
 class Pending:
@@ -43,9 +48,16 @@ class Pending:
     ) -> None:
         self._env = dict(os.environ if env is None else env)
         self._candidates = candidates
-        self._handle: Optional[ProbeHandle] = (
-            start_probe(python, timeout=probe_timeout, env=self._env) if python else None
-        )
+        from theanodoctor.launch import take_early
+
+        self._handle: Optional[ProbeHandle] = None
+        if python:
+            self._handle = (take_early(python, probe_timeout) if env is None else None) or start_probe(
+                python, timeout=probe_timeout, env=self._env)
+        _yield_to_probe()
+        # Imported only now, so the target probe is already running while they load.
+        from theanodoctor.host.collect import collect_host
+
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="host-probes")
         self._host: Future[dict[str, dict[str, Any]]] = self._pool.submit(
             collect_host, env=self._env, timeout=host_timeout
@@ -60,6 +72,8 @@ class Pending:
             target = envelope("skipped", "no Python environment with Theano was found")
             compiledir = envelope("skipped", "no target environment")
         else:
+            from theanodoctor.host.compiledir import probe_compiledir
+
             target = self._handle.wait()
             path = _compiledir_of(target)
             compiledir = (probe_compiledir(path) if path

@@ -1,0 +1,58 @@
+"""Console entry point. For `check`/`report --python X` the target probe is started here,
+before click, rich or the checks are imported: the probe (which imports Theano) is the long
+pole, and everything the doctor loads meanwhile is then free."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, NoReturn, Optional
+
+_STOPPERS = {"-h", "--help", "--from", "--list", "--version"}
+EARLY: dict[str, Any] = {}  # {"spec": str, "timeout": float, "handle": ProbeHandle}
+
+
+def _option(argv: list[str], name: str) -> Optional[str]:
+    for i, arg in enumerate(argv):
+        if arg == name and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith(name + "="):
+            return arg[len(name) + 1:]
+    return None
+
+
+def start_early(argv: list[str]) -> None:
+    if not argv or argv[0] not in ("check", "report") or _STOPPERS.intersection(argv):
+        return
+    spec = _option(argv, "--python")
+    if not spec:
+        return
+    try:
+        timeout = float(_option(argv, "--timeout") or 120.0)
+        from theanodoctor.targets import TargetError, resolve_python
+
+        python = resolve_python(spec)
+    except (ValueError, TargetError):
+        return  # the normal path reports the problem properly
+    from theanodoctor.probe.runner import start_probe
+
+    EARLY.update(spec=python, timeout=timeout, handle=start_probe(python, timeout=timeout))
+
+
+def take_early(python: str, timeout: float) -> Any:
+    """The probe started for exactly this interpreter and timeout, if any (taken once)."""
+    if EARLY.get("spec") == python and EARLY.get("timeout") == timeout:
+        return EARLY.pop("handle", None)
+    return None
+
+
+def main(argv: Optional[list[str]] = None) -> NoReturn:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv == ["--version"]:  # answered without loading click (same text as click's option)
+        from theanodoctor import __version__
+
+        print(f"theanodoctor, version {__version__}")
+        sys.exit(0)
+    start_early(argv)
+    from theanodoctor.cli import main as cli_main
+
+    cli_main(argv)
