@@ -1,11 +1,9 @@
 """The check catalogue, one module per concern. Importing this package registers every check;
-the order of the imports below is the order of the report."""
+``MODULES`` is the order of the report (kept as data so import sorting cannot change it)."""
 
-from theanodoctor.checks import (  # noqa: F401
-    target,
-    python_stack,
-    theano_import,
-    driver,
-    device,
-    compiler,
-)
+import importlib
+
+MODULES = ("target", "python_stack", "theano_import", "driver", "device", "compiler")
+
+for _name in MODULES:
+    importlib.import_module(f"{__name__}.{_name}")

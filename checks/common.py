@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from typing import Any, Optional
+from typing import Any
 
 from theanodoctor.facts import Facts, dig, section
 
@@ -26,7 +26,7 @@ def _norm(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
-def dist_version(facts: Facts, name: str) -> Optional[str]:
+def dist_version(facts: Facts, name: str) -> str | None:
     """Installed version of a distribution, from metadata (the probe never imports for this)."""
     dists = stage(facts, "distributions")
     found = dists.get("versions", dists)
@@ -40,7 +40,7 @@ def dist_version(facts: Facts, name: str) -> Optional[str]:
     return None
 
 
-def flavour(facts: Facts) -> Optional[str]:
+def flavour(facts: Facts) -> str | None:
     """Which distribution owns the ``theano`` package (the probe tells; else PyMC wins)."""
     owner = stage(facts, "distributions").get("theano_owner")
     if owner in (THEANO, PYMC):
@@ -50,7 +50,7 @@ def flavour(facts: Facts) -> Optional[str]:
     return THEANO if dist_version(facts, THEANO) else None
 
 
-def python_version(facts: Facts) -> Optional[str]:
+def python_version(facts: Facts) -> str | None:
     value = stage(facts, "interpreter").get("version")
     return value if isinstance(value, str) else None
 
@@ -76,7 +76,7 @@ def parse_theano_flags(text: str) -> dict[str, str]:
     return flags
 
 
-def env_var(facts: Facts, name: str) -> Optional[str]:
+def env_var(facts: Facts, name: str) -> str | None:
     value = dig(section(facts, "env"), "vars", name)
     return value if isinstance(value, str) else None
 
@@ -87,7 +87,7 @@ def _file_key(key: str, dunder: bool) -> tuple[str, str]:
     return (head if found else "global"), option
 
 
-def config_value(facts: Facts, key: str) -> tuple[Optional[str], str]:
+def config_value(facts: Facts, key: str) -> tuple[str | None, str]:
     """(value, source) of a Theano config key.
 
     Prefers what the target's Theano itself reported; when the import failed, applies Theano's
@@ -105,7 +105,7 @@ def config_value(facts: Facts, key: str) -> tuple[Optional[str], str]:
     if name in flags:
         return flags[name], "THEANO_FLAGS"
     section_name, option = _file_key(name, dunder)
-    found: tuple[Optional[str], str] = (None, "default")
+    found: tuple[str | None, str] = (None, "default")
     for rc in dig(section(facts, "theanorc"), "files", default=[]):
         sections = dig(rc, "parse", "sections", default={})
         if isinstance(sections, dict) and option in sections.get(section_name, {}):
@@ -117,5 +117,5 @@ def is_set(facts: Facts, key: str) -> bool:
     return config_value(facts, key)[1] != "default"
 
 
-def gpu_device(value: Optional[str]) -> bool:
+def gpu_device(value: str | None) -> bool:
     return bool(value) and str(value).startswith(("cuda", "opencl", "gpu"))

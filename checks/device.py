@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
+from theanodoctor import knowledge
 from theanodoctor.engine import Options, Outcome, check, error, ok, skipped
 from theanodoctor.facts import Facts, section
 
@@ -17,19 +16,21 @@ PYGPU_REMEDY = (
 
 
 def _where(source: str) -> str:
-    return "THEANO_FLAGS" if source == "THEANO_FLAGS" else source.replace("file:", "") if source.startswith("file:") else "the default"
+    if source.startswith("file:"):
+        return source[len("file:"):]
+    return "THEANO_FLAGS" if source == "THEANO_FLAGS" else "the default"
 
 
 def pygpu_problem(facts: Facts) -> Optional[str]:
-    """Why pygpu cannot serve Theano here, or None when it imported."""
+    """Why pygpu cannot serve Theano here, or None when it is active."""
     pygpu = stage(facts, "pygpu")
-    if pygpu.get("ok") and pygpu.get("pygpu_activated") is not False:
+    if pygpu.get("ok"):
+        if pygpu.get("pygpu_activated") is False:
+            return f"pygpu {pygpu.get('version') or ''} could not initialize the GPU".replace("  ", " ")
         return None
     err = pygpu.get("error")
-    if isinstance(err, dict):
-        err = f"{err.get('type')}: {err.get('message')}"
-    if err:
-        return f"pygpu is not usable ({err})"
+    if isinstance(err, dict) and err.get("type") not in ("ImportError", "ModuleNotFoundError"):
+        return f"pygpu is broken ({err.get('type')}: {err.get('message')})"
     return "pygpu is not installed"
 
 
@@ -50,13 +51,17 @@ def theano_device(facts: Facts, options: Options) -> Outcome:
                      remedy="Use device=opencl0:0 (platform 0, device 0) or device=cuda.")
     if gpu_device(device):
         problem = pygpu_problem(facts)
-        if problem and stage(facts, "theano_import").get("ok"):
+        imported = stage(facts, "theano_import")
+        if problem and imported.get("ok"):
+            known = knowledge.diagnose("\n".join(str(line) for line in imported.get("log", [])))
             return error(
                 f"{origin}, but {problem}: Theano silently runs everything on the CPU",
-                cause="`import theano` succeeds and logs `ERROR (theano.gpuarray): pygpu was configured but "
-                      "could not be imported or is too old (version 0.7 or higher required)`; "
-                      "theano.config.device still reads cuda.",
-                remedy=PYGPU_REMEDY,
+                cause=known.cause if known else "Theano falls back to the CPU when pygpu fails; "
+                "theano.config.device still reads cuda.",
+                remedy=known.remedy if known else PYGPU_REMEDY,
+                details=tuple(str(line).splitlines()[0] for line in imported.get("log", []) if "pygpu" in str(line)
+                              or "GpuArrayException" in str(line))
+                + ((f"known failure: {known.id} (source: {known.source})",) if known else ()),
             )
     return ok(origin)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from packaging.version import InvalidVersion, Version
 
 from theanodoctor import knowledge
-from theanodoctor.engine import Options, Outcome, check, error, ok, skipped, warn
+from theanodoctor.engine import Options, Outcome, check, error, ok, skipped
 from theanodoctor.facts import Facts
 
 from .common import dist_version, flavour, is_set, probe_ran, python_version, stage

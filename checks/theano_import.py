@@ -46,7 +46,8 @@ def theano_import(facts: Facts, options: Options) -> Outcome:
         return ok(f"{flavour(facts)} {result.get('version', '?')} imports{took}",
                   details=tuple(_notable(result)))
     err = result.get("error") or {}
-    headline = f"{err.get('type', 'Error')}: {err.get('message', '').strip().splitlines()[0] if err.get('message') else ''}"
+    message = str(err.get("message") or "").strip()
+    headline = f"{err.get('type', 'Error')}: {message.splitlines()[0] if message else ''}"
     frames = tuple(
         f"{f.get('file')}:{f.get('line')} in {f.get('function')}" for f in err.get("frames", [])[-3:]
         if isinstance(f, dict)

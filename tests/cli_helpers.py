@@ -6,7 +6,7 @@ import json
 import os
 import subprocess
 import sys
-from typing import Any, NamedTuple, Optional
+from typing import Any, NamedTuple
 
 
 class Run(NamedTuple):
@@ -18,12 +18,12 @@ class Run(NamedTuple):
         return json.loads(self.out)
 
 
-def doctor(*args: str, env: Optional[dict[str, str]] = None, timeout: float = 300) -> Run:
+def doctor(*args: str, env: dict[str, str] | None = None, timeout: float = 300) -> Run:
     full_env = dict(os.environ)
     full_env.pop("THEANODOCTOR_DEBUG", None)
     full_env.update(env or {})
     proc = subprocess.run(
         [sys.executable, "-m", "theanodoctor", *args],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=full_env, timeout=timeout,
+        capture_output=True, env=full_env, timeout=timeout,
     )
     return Run(proc.returncode, proc.stdout.decode(errors="replace"), proc.stderr.decode(errors="replace"))

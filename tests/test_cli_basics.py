@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from theanodoctor import __version__
 from tests.cli_helpers import doctor
+from theanodoctor import __version__
 
 
 def test_version_and_help():

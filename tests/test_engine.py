@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from theanodoctor import engine
-from theanodoctor.engine import Check, Options, Outcome, Result, error, ok, run_checks, select, warn
+from theanodoctor.engine import Check, Outcome, Result, error, ok, run_checks, select, warn
 from theanodoctor.facts import Facts
 from theanodoctor.report import Report
 
@@ -58,12 +58,12 @@ def test_unknown_status_is_refused():
         Outcome("fine", "x")
 
 
-def _report(*statuses: str, gpu_ready: bool = False, options: Options = Options()) -> Report:
+def _report(*statuses: str, gpu_ready: bool = False) -> Report:
     results = []
     for i, status in enumerate(statuses):
         results.append(Result(f"c{i}", "t", "a", Outcome(status, "m"), 0.0))
     results.append(Result("gpu-path", "t", "gpu", ok("x", data={"gpu_ready": gpu_ready}), 0.0))
-    return Report(Facts(), tuple(results), options)
+    return Report(Facts(), tuple(results))
 
 
 @pytest.mark.parametrize(

@@ -45,7 +45,10 @@ def test_malformed_table_reports_file_and_line(monkeypatch):
 
 
 def test_invalid_yaml_and_bad_range_are_reported(monkeypatch):
-    tables = {"signatures.yaml": "signatures: [\n", "theano_compat.yaml": "rules:\n  - {flavour: Theano, numpy: 'one', result: broken}\n"}
+    tables = {
+        "signatures.yaml": "signatures: [\n",
+        "theano_compat.yaml": "rules:\n  - {flavour: Theano, numpy: 'one', result: broken}\n",
+    }
     monkeypatch.setattr(knowledge.resources, "files", lambda pkg: _FakeDir(tables))
     knowledge.signatures.cache_clear()
     knowledge.compat_rules.cache_clear()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, Callable, NoReturn, Optional
+from typing import Any, Callable, NoReturn
 
 import click
 
@@ -100,7 +100,7 @@ def cli() -> None:
 @click.option("--skip", multiple=True, metavar="ID", help="Skip this check (repeatable).")
 @click.option("--list", "list_checks", is_flag=True, help="List the checks, grouped by area, and exit.")
 @timeout_option
-def check(python_spec: Optional[str], snapshot: Optional[str], fmt: str, verbose: bool, strict: bool,
+def check(python_spec: str | None, snapshot: str | None, fmt: str, verbose: bool, strict: bool,
           require_gpu: bool, only: tuple[str, ...], skip: tuple[str, ...], list_checks: bool,
           timeout: float) -> None:
     """Check the Theano environment and this machine; say what is wrong and how to fix it."""
@@ -195,7 +195,7 @@ def envs(fmt: str) -> None:
               help="json: the full facts snapshot, loadable with `check --from`.")
 @click.option("--no-redact", is_flag=True, help="Keep home paths, host names and GPU UUIDs.")
 @timeout_option
-def report(python_spec: Optional[str], fmt: str, no_redact: bool, timeout: float) -> None:
+def report(python_spec: str | None, fmt: str, no_redact: bool, timeout: float) -> None:
     """Print the facts snapshot (redacted by default) for bug reports and `check --from`."""
     from theanodoctor.gather import Pending, select_target
 
@@ -246,5 +246,5 @@ def _run(entry: Callable[..., Any], argv: list[str]) -> NoReturn:
     sys.exit(0)
 
 
-def main(argv: Optional[list[str]] = None) -> NoReturn:
+def main(argv: list[str] | None = None) -> NoReturn:
     _run(cli, sys.argv[1:] if argv is None else argv)

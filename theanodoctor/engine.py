@@ -13,7 +13,7 @@ import time
 import traceback
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, NamedTuple, Optional
+from typing import Any, Callable, NamedTuple
 
 from theanodoctor.facts import Facts
 
@@ -38,7 +38,7 @@ class Outcome:
     cause: str = ""
     remedy: str = ""
     commands: tuple[str, ...] = ()
-    fix_id: Optional[str] = None
+    fix_id: str | None = None
     details: tuple[str, ...] = ()
     data: dict[str, Any] = field(default_factory=dict)
 

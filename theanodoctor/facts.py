@@ -29,7 +29,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 from dataclasses import asdict, dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 from theanodoctor import __version__
 
@@ -44,7 +44,7 @@ class SnapshotError(ValueError):
     """A saved snapshot that cannot be judged (not JSON, other schema, wrong shape)."""
 
 
-def envelope(status: str = "ok", error: Optional[str] = None, elapsed_s: float = 0.0, **data: Any) -> Json:
+def envelope(status: str = "ok", error: str | None = None, elapsed_s: float = 0.0, **data: Any) -> Json:
     return {"status": status, "error": error, "elapsed_s": round(elapsed_s, 4), **data}
 
 

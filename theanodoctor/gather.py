@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, Optional
+from typing import Any
 
 from theanodoctor.facts import Facts, dig, envelope
 from theanodoctor.probe.runner import ProbeHandle, start_probe
@@ -19,7 +19,7 @@ DEFAULT_PROBE_TIMEOUT = 120.0  # a first `import theano` compiles C modules: all
 DEFAULT_HOST_TIMEOUT = 10.0
 
 
-def _compiledir_of(target: dict[str, Any]) -> Optional[str]:
+def _compiledir_of(target: dict[str, Any]) -> str | None:
     value = dig(target, "stages", "theano_config", "values", "compiledir", "value")
     return value if isinstance(value, str) and value else None
 
@@ -40,17 +40,17 @@ class Pending:
 
     def __init__(
         self,
-        python: Optional[str],
+        python: str | None,
         candidates: dict[str, Any],
         probe_timeout: float = DEFAULT_PROBE_TIMEOUT,
         host_timeout: float = DEFAULT_HOST_TIMEOUT,
-        env: Optional[Mapping[str, str]] = None,
+        env: Mapping[str, str] | None = None,
     ) -> None:
         self._env = dict(os.environ if env is None else env)
         self._candidates = candidates
         from theanodoctor.launch import take_early
 
-        self._handle: Optional[ProbeHandle] = None
+        self._handle: ProbeHandle | None = None
         if python:
             self._handle = (take_early(python, probe_timeout) if env is None else None) or start_probe(
                 python, timeout=probe_timeout, env=self._env)
@@ -78,10 +78,14 @@ class Pending:
             path = _compiledir_of(target)
             compiledir = (probe_compiledir(path) if path
                           else envelope("skipped", "compile dir unknown: Theano did not report it"))
-        return Facts(target=target, compiledir=compiledir, candidates=self._candidates, **host)
+        return Facts(
+            system=host["system"], env=host["env"], nvidia=host["nvidia"], cuda=host["cuda"], cudnn=host["cudnn"],
+            compilers=host["compilers"], theanorc=host["theanorc"],
+            target=target, compiledir=compiledir, candidates=self._candidates,
+        )
 
 
-def select_target(python_spec: Optional[str]) -> tuple[Optional[str], dict[str, Any]]:
+def select_target(python_spec: str | None) -> tuple[str | None, dict[str, Any]]:
     """The interpreter to probe and the ``candidates`` section explaining the choice.
 
     Raises ``targets.TargetError`` (a usage error) when ``--python`` names nothing usable.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from importlib import resources
-from typing import Any, NamedTuple, Optional
+from typing import Any, NamedTuple
 
 import yaml
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
@@ -74,7 +74,7 @@ def _strings(name: str, row: Any, key: str) -> tuple[str, ...]:
     return tuple(value)
 
 
-def _spec(name: str, row: Any, key: str) -> Optional[SpecifierSet]:
+def _spec(name: str, row: Any, key: str) -> SpecifierSet | None:
     value = row.get(key)
     if value is None:
         return None
@@ -96,8 +96,8 @@ FLAVOURS = ("Theano", "Theano-PyMC")
 
 class CompatRule(NamedTuple):
     flavour: str
-    python: Optional[SpecifierSet]
-    numpy: Optional[SpecifierSet]
+    python: SpecifierSet | None
+    numpy: SpecifierSet | None
     unless_flag: str
     result: str  # "broken" | "degraded"
     message: str
@@ -126,7 +126,7 @@ class Signature(NamedTuple):
         return any(s in text for s in self.contains) and all(s in text for s in self.requires)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def compat_rules() -> tuple[CompatRule, ...]:
     name = "theano_compat.yaml"
     return tuple(
@@ -145,7 +145,7 @@ def compat_rules() -> tuple[CompatRule, ...]:
     )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def verified_stacks() -> tuple[Verified, ...]:
     name = "theano_compat.yaml"
     return tuple(
@@ -157,7 +157,7 @@ def verified_stacks() -> tuple[Verified, ...]:
     )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def signatures() -> tuple[Signature, ...]:
     name = "signatures.yaml"
     return tuple(
@@ -173,5 +173,5 @@ def signatures() -> tuple[Signature, ...]:
     )
 
 
-def diagnose(text: str) -> Optional[Signature]:
+def diagnose(text: str) -> Signature | None:
     return next((sig for sig in signatures() if sig.matches(text)), None)

@@ -5,13 +5,13 @@ pole, and everything the doctor loads meanwhile is then free."""
 from __future__ import annotations
 
 import sys
-from typing import Any, NoReturn, Optional
+from typing import Any, NoReturn
 
 _STOPPERS = {"-h", "--help", "--from", "--list", "--version"}
 EARLY: dict[str, Any] = {}  # {"spec": str, "timeout": float, "handle": ProbeHandle}
 
 
-def _option(argv: list[str], name: str) -> Optional[str]:
+def _option(argv: list[str], name: str) -> str | None:
     for i, arg in enumerate(argv):
         if arg == name and i + 1 < len(argv):
             return argv[i + 1]
@@ -45,7 +45,7 @@ def take_early(python: str, timeout: float) -> Any:
     return None
 
 
-def main(argv: Optional[list[str]] = None) -> NoReturn:
+def main(argv: list[str] | None = None) -> NoReturn:
     argv = sys.argv[1:] if argv is None else argv
     if argv == ["--version"]:  # answered without loading click (same text as click's option)
         from theanodoctor import __version__

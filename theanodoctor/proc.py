@@ -11,7 +11,7 @@ import signal
 import subprocess
 import time
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 # Enough to keep a useful head and tail of a noisy target without holding megabytes.
 MAX_KEPT_CHARS = 20_000
@@ -19,11 +19,11 @@ MAX_KEPT_CHARS = 20_000
 
 class ProcResult(NamedTuple):
     status: str  # "ok" (ran and exited, any code), "timeout", "not-found", "error"
-    returncode: Optional[int]
+    returncode: int | None
     stdout: str
     stderr: str
     elapsed_s: float
-    error: Optional[str] = None
+    error: str | None = None
 
     @property
     def ran(self) -> bool:
@@ -39,7 +39,7 @@ def clip(text: str, limit: int = MAX_KEPT_CHARS) -> str:
     return f"{text[:half]}\n[... {dropped} characters left out ...]\n{text[-half:]}"
 
 
-def decode(data: Optional[bytes]) -> str:
+def decode(data: bytes | None) -> str:
     return (data or b"").decode("utf-8", errors="replace")
 
 
@@ -55,8 +55,8 @@ def _kill_group(proc: subprocess.Popen[bytes]) -> None:
 
 def start(
     cmd: Sequence[str],
-    env: Optional[Mapping[str, str]] = None,
-    cwd: Optional[str] = None,
+    env: Mapping[str, str] | None = None,
+    cwd: str | None = None,
 ) -> subprocess.Popen[bytes]:
     """Start ``cmd`` in its own process group (so a timeout can kill its children too)."""
     return subprocess.Popen(
@@ -87,8 +87,8 @@ def finish(proc: subprocess.Popen[bytes], timeout: float, started: float, keep: 
 def run(
     cmd: Sequence[str],
     timeout: float,
-    env: Optional[Mapping[str, str]] = None,
-    cwd: Optional[str] = None,
+    env: Mapping[str, str] | None = None,
+    cwd: str | None = None,
     keep: int = MAX_KEPT_CHARS,
 ) -> ProcResult:
     started = time.monotonic()

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
-from theanodoctor.render.text import _console
 from theanodoctor.render.style import Style
+from theanodoctor.render.text import _console
 
 
-def render_envs(candidates: list[Any], best: Optional[Any], style: Style) -> str:
+def render_envs(candidates: list[Any], best: Any | None, style: Style) -> str:
     from rich.table import Table
 
     console = _console(style)

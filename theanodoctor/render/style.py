@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import NamedTuple, Optional, TextIO
+from typing import NamedTuple, TextIO
 
 
 class Style(NamedTuple):
     color: bool
     unicode: bool
-    width: Optional[int]  # None: do not wrap (piped output)
+    width: int | None  # None: do not wrap (piped output)
 
 
 def _can_encode(stream: TextIO, text: str) -> bool:
@@ -21,7 +21,7 @@ def _can_encode(stream: TextIO, text: str) -> bool:
     return True
 
 
-def detect(stream: Optional[TextIO] = None, env: Optional[dict[str, str]] = None) -> Style:
+def detect(stream: TextIO | None = None, env: dict[str, str] | None = None) -> Style:
     stream = stream or sys.stdout
     env = dict(os.environ) if env is None else env
     try:

@@ -63,7 +63,10 @@ def _result_lines(console: Console, result: Result, verbose: bool, style: Style)
                 console.print(Text("    · " if style.unicode else "    - ", style="dim") + Text(detail, style="dim"))
 
 
-def render_text(report: Report, verbose: bool = False, style: Style = Style(False, False, None)) -> str:
+PLAIN = Style(color=False, unicode=False, width=None)
+
+
+def render_text(report: Report, verbose: bool = False, style: Style = PLAIN) -> str:
     console = _console(style)
     for result in report.results:
         _result_lines(console, result, verbose, style)
