@@ -21,7 +21,7 @@ def _where(source: str) -> str:
     return "THEANO_FLAGS" if source == "THEANO_FLAGS" else "the default"
 
 
-def pygpu_problem(facts: Facts) -> Optional[str]:
+def pygpu_problem(facts: Facts) -> str | None:
     """Why pygpu cannot serve Theano here, or None when it is active."""
     pygpu = stage(facts, "pygpu")
     if pygpu.get("ok"):
