@@ -31,7 +31,6 @@ def target_probe(facts: Facts, options: Options) -> Outcome:
         looked = dig(section(facts, "candidates"), "candidates", default=[])
         return error(
             "no Python environment with Theano or Theano-PyMC was found",
-            cause=target.get("error") or "",
             remedy="Point the doctor at the environment: `theanodoctor check --python PATH` "
                    "(an interpreter, a venv or a conda env folder).",
             details=tuple(f"looked at {c.get('python')} ({c.get('source')})" for c in looked[:20]),

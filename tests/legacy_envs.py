@@ -121,9 +121,17 @@ def ensure_env(name: str) -> Path:
 
 
 def main(argv: list[str]) -> int:
-    names = argv or list(SPECS)
+    """``python -m tests.legacy_envs [--python] [NAME ...]``: build (or find) the environments;
+    with --python print only their interpreters' paths (for scripts and the README demo)."""
+    only_python = "--python" in argv
+    names = [a for a in argv if a != "--python"] or list(SPECS)
+    unknown = [n for n in names if n not in SPECS]
+    if unknown:
+        print(f"unknown environment(s): {', '.join(unknown)}; known: {', '.join(SPECS)}", file=sys.stderr)
+        return 2
     for name in names:
-        print(f"legacy env {name}: {ensure_env(name)}", flush=True)
+        env = ensure_env(name)
+        print(env_python(env) if only_python else f"legacy env {name}: {env}", flush=True)
     return 0
 
 

@@ -18,6 +18,7 @@ import subprocess
 import time
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from theanodoctor import proc
 from theanodoctor.facts import Json, envelope
@@ -27,6 +28,9 @@ PROBE_VERSION = 1
 # The whole output is parsed before clipping: with megabytes of noise around it, the answer
 # may sit anywhere. What is kept afterwards is clipped as usual.
 _READ_LIMIT = 1 << 62
+# A stage's own record can be huge too: the probe passes on verbatim what a noisy
+# `import theano` printed (or logged) while captured. Bounded like the process output.
+_MAX_ITEMS = 1000
 
 
 def _cmd(python: str, cookie: str) -> list[str]:
@@ -61,6 +65,16 @@ def _last_line(*texts: str, limit: int = 200) -> str:
     return ""
 
 
+def _bounded(value: Any) -> Any:
+    if isinstance(value, str):
+        return proc.clip(value)
+    if isinstance(value, list):
+        return [_bounded(v) for v in value[:_MAX_ITEMS]]
+    if isinstance(value, dict):
+        return {k: _bounded(v) for k, v in value.items()}
+    return value
+
+
 class _Answer:
     """What the probe wrote between the cookies, merged over all its documents."""
 
@@ -84,7 +98,7 @@ class _Answer:
             return
         self.documents += 1
         if isinstance(doc.get("stages"), dict):
-            self.stages.update(doc["stages"])
+            self.stages.update(_bounded(doc["stages"]))
         if isinstance(doc.get("running"), str):
             self.running = doc["running"]
         self.done = self.done or doc.get("done") is True
