@@ -8,7 +8,7 @@ from theanodoctor import knowledge
 from theanodoctor.engine import Options, Outcome, check, error, ok, skipped
 from theanodoctor.facts import Facts
 
-from .common import dist_version, flavour, is_set, probe_ran, python_version, stage
+from .common import dist_version, flavour, is_set, python_version, stage
 
 
 def _matches(spec: object, version: str) -> bool:
@@ -26,8 +26,8 @@ def _minor(version: str) -> str:
 
 @check("python-stack", "Theano, Python and numpy versions work together", area="python")
 def python_stack(facts: Facts, options: Options) -> Outcome:
-    if not probe_ran(facts):
-        return skipped("the target probe did not run")
+    if not stage(facts, "distributions"):
+        return skipped("the target probe did not get as far as the installed packages")
     python = python_version(facts)
     flav = flavour(facts)
     if flav is None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from theanodoctor import knowledge
 from theanodoctor.engine import Options, Outcome, check, error, ok, skipped
-from theanodoctor.facts import Facts
+from theanodoctor.facts import Facts, section
 
 from .common import flavour, probe_ran, stage
 
@@ -31,8 +31,28 @@ def _notable(result: dict) -> list[str]:
     return list(dict.fromkeys(lines))[:10]
 
 
+def _interrupted(target: dict) -> Outcome:
+    """`import theano` itself killed or hung the interpreter: a finding about the environment."""
+    if target.get("status") == "timeout":
+        return Outcome("timeout", "`import theano` did not finish within the timeout",
+                       cause=target.get("error") or "",
+                       remedy="A compile lock held by another process makes Theano wait (`Waiting for existing "
+                              "lock by process ...`); a first import also compiles C modules. Retry with a longer "
+                              "--timeout, or run `python -c \"import theano\"` there to watch it.")
+    how = f"killed by {target['signal']}" if target.get("signal") else f"exit code {target.get('returncode')}"
+    return error(f"`import theano` crashed the interpreter ({how})",
+                 cause="A native extension loaded during the import crashed: typically a compiled module built "
+                       "against another numpy or Python, a broken BLAS/MKL, or a corrupt compile cache.",
+                 remedy="Run `python -X faulthandler -c \"import theano\"` in that environment to see where; "
+                        "if it is in a compiled module, clear the compile cache (`theano-cache clear`).",
+                 details=(target.get("error") or "",))
+
+
 @check("theano-import", "`import theano` works in the target", area="python")
 def theano_import(facts: Facts, options: Options) -> Outcome:
+    target = section(facts, "target")
+    if target.get("interrupted_stage") == "theano_import":
+        return _interrupted(target)
     if not probe_ran(facts):
         return skipped("the target probe did not run")
     if flavour(facts) is None:

@@ -71,8 +71,8 @@ def _report(*statuses: str, gpu_ready: bool = False) -> Report:
     [
         (("ok", "ok"), True, False, "Ready for GPU", 0),
         (("ok", "skipped"), False, False, "CPU only", 0),
-        (("ok", "warn"), False, False, "CPU only", 0),
-        (("ok", "warn"), False, True, "CPU only", 1),
+        (("ok", "warn"), False, False, "CPU only (1 warning)", 0),
+        (("warn", "warn"), True, True, "Ready for GPU (2 warnings)", 1),
         (("error", "error", "warn"), True, False, "Broken: 2 errors", 1),
         (("error", "timeout"), False, False, "Broken: 1 error", 1),
         (("ok", "timeout"), False, False, "Incomplete: 1 check could not finish", 3),

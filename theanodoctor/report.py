@@ -39,7 +39,10 @@ class Report:
         failed = counts["crash"] + counts["timeout"]
         if failed:
             return f"Incomplete: {failed} check{'s' if failed != 1 else ''} could not finish"
-        return "Ready for GPU" if self.gpu_ready else "CPU only"
+        verdict = "Ready for GPU" if self.gpu_ready else "CPU only"
+        if counts["warn"]:
+            verdict += f" ({counts['warn']} warning{'s' if counts['warn'] != 1 else ''})"
+        return verdict
 
     def exit_code(self, strict: bool = False) -> int:
         counts = self.counts()
