@@ -1,4 +1,7 @@
-"""Load the YAML knowledge tables of ``theanodoctor.profiles`` once, typed, with file:line errors."""
+"""Load the YAML knowledge tables of ``theanodoctor.profiles`` once, typed, with file:line errors.
+
+``load_table`` and the small validators (``rows``, ``text``, ``strings``, ``spec``, ``choice``)
+are shared by every typed table loader; each raises ``KnowledgeError`` naming file and line."""
 
 from __future__ import annotations
 
@@ -43,51 +46,51 @@ def load_table(name: str) -> Any:
         raise KnowledgeError(f"profiles/{name}: not valid YAML: {exc}") from exc
 
 
-def _where(name: str, row: Any) -> str:
+def where(name: str, row: Any) -> str:
     return f"profiles/{name}:{getattr(row, 'line', '?')}"
 
 
-def _rows(name: str, key: str) -> list[Any]:
+def rows(name: str, key: str) -> list[Any]:
     data = load_table(name)
     rows = data.get(key) if isinstance(data, dict) else None
     if not isinstance(rows, list):
         raise KnowledgeError(f"profiles/{name}: expected a list under `{key}:`")
     for row in rows:
         if not isinstance(row, dict):
-            raise KnowledgeError(f"{_where(name, row)}: each `{key}` entry must be a mapping")
+            raise KnowledgeError(f"{where(name, row)}: each `{key}` entry must be a mapping")
     return rows
 
 
-def _text(name: str, row: Any, key: str, required: bool = True) -> str:
+def text(name: str, row: Any, key: str, required: bool = True) -> str:
     value = row.get(key)
     if value is None and not required:
         return ""
     if not isinstance(value, str) or not value.strip():
-        raise KnowledgeError(f"{_where(name, row)}: `{key}` must be a non-empty string")
+        raise KnowledgeError(f"{where(name, row)}: `{key}` must be a non-empty string")
     return value.strip()
 
 
-def _strings(name: str, row: Any, key: str) -> tuple[str, ...]:
+def strings(name: str, row: Any, key: str) -> tuple[str, ...]:
     value = row.get(key, [])
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise KnowledgeError(f"{_where(name, row)}: `{key}` must be a list of strings")
+        raise KnowledgeError(f"{where(name, row)}: `{key}` must be a list of strings")
     return tuple(value)
 
 
-def _spec(name: str, row: Any, key: str) -> SpecifierSet | None:
+def spec(name: str, row: Any, key: str) -> SpecifierSet | None:
     value = row.get(key)
     if value is None:
         return None
     try:
         return SpecifierSet(str(value))
     except InvalidSpecifier as exc:
-        raise KnowledgeError(f"{_where(name, row)}: `{key}` is not a version range: {value!r}") from exc
+        raise KnowledgeError(f"{where(name, row)}: `{key}` is not a version range: {value!r}") from exc
 
 
-def _choice(name: str, row: Any, key: str, choices: tuple[str, ...]) -> str:
+def choice(name: str, row: Any, key: str, choices: tuple[str, ...]) -> str:
     value = row.get(key)
     if value not in choices:
-        raise KnowledgeError(f"{_where(name, row)}: `{key}` must be one of {', '.join(choices)}")
+        raise KnowledgeError(f"{where(name, row)}: `{key}` must be one of {', '.join(choices)}")
     return str(value)
 
 
@@ -131,17 +134,17 @@ def compat_rules() -> tuple[CompatRule, ...]:
     name = "theano_compat.yaml"
     return tuple(
         CompatRule(
-            flavour=_choice(name, row, "flavour", FLAVOURS),
-            python=_spec(name, row, "python"),
-            numpy=_spec(name, row, "numpy"),
-            unless_flag=_text(name, row, "unless_flag", required=False),
-            result=_choice(name, row, "result", ("broken", "degraded")),
-            message=_text(name, row, "message"),
-            remedy=_text(name, row, "remedy"),
-            commands=_strings(name, row, "commands"),
-            source=_text(name, row, "source"),
+            flavour=choice(name, row, "flavour", FLAVOURS),
+            python=spec(name, row, "python"),
+            numpy=spec(name, row, "numpy"),
+            unless_flag=text(name, row, "unless_flag", required=False),
+            result=choice(name, row, "result", ("broken", "degraded")),
+            message=text(name, row, "message"),
+            remedy=text(name, row, "remedy"),
+            commands=strings(name, row, "commands"),
+            source=text(name, row, "source"),
         )
-        for row in _rows(name, "rules")
+        for row in rows(name, "rules")
     )
 
 
@@ -150,10 +153,10 @@ def verified_stacks() -> tuple[Verified, ...]:
     name = "theano_compat.yaml"
     return tuple(
         Verified(
-            flavour=_choice(name, row, "flavour", FLAVOURS),
-            **{k: _text(name, row, k) for k in ("python", "numpy", "scipy", "source")},
+            flavour=choice(name, row, "flavour", FLAVOURS),
+            **{k: text(name, row, k) for k in ("python", "numpy", "scipy", "source")},
         )
-        for row in _rows(name, "verified")
+        for row in rows(name, "verified")
     )
 
 
@@ -162,16 +165,16 @@ def signatures() -> tuple[Signature, ...]:
     name = "signatures.yaml"
     return tuple(
         Signature(
-            id=_text(name, row, "id"),
-            contains=_strings(name, row, "contains"),
-            requires=_strings(name, row, "requires"),
-            cause=_text(name, row, "cause"),
-            remedy=_text(name, row, "remedy"),
-            source=_text(name, row, "source"),
+            id=text(name, row, "id"),
+            contains=strings(name, row, "contains"),
+            requires=strings(name, row, "requires"),
+            cause=text(name, row, "cause"),
+            remedy=text(name, row, "remedy"),
+            source=text(name, row, "source"),
         )
-        for row in _rows(name, "signatures")
+        for row in rows(name, "signatures")
     )
 
 
-def diagnose(text: str) -> Signature | None:
-    return next((sig for sig in signatures() if sig.matches(text)), None)
+def diagnose(log: str) -> Signature | None:
+    return next((sig for sig in signatures() if sig.matches(log)), None)
