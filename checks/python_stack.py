@@ -31,6 +31,12 @@ def python_stack(facts: Facts, options: Options) -> Outcome:
     python = python_version(facts)
     flav = flavour(facts)
     if flav is None:
+        blocked = [r for r in knowledge.compat_rules() if r.flavour == "Theano" and r.numpy is None
+                   and r.result == "broken" and python and _matches(r.python, python)]
+        if blocked:
+            return error("neither Theano nor Theano-PyMC is installed, and Theano cannot be installed here",
+                         cause=blocked[0].message.format(python=python), remedy=blocked[0].remedy,
+                         details=(f"source: {blocked[0].source}",))
         return error("neither Theano nor Theano-PyMC is installed in this environment",
                      remedy="Install Theano 1.0.5 (`pip install Theano==1.0.5`) into it, or point "
                             "the doctor at the right environment with --python.")

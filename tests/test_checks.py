@@ -228,3 +228,15 @@ def test_missing_sections_make_checks_skip_not_crash():
     report = judge({"schema_version": 1})
     assert not [r.id for r in report.results if r.status == "crash"]
     assert result(report, "nvidia-driver").status == "skipped"
+
+
+@pytest.mark.parametrize("python, needle", [("3.13.0", "SafeConfigParser"), ("3.8.18", "pip install Theano==1.0.5")])
+def test_no_theano_installed_says_whether_it_can_be(python, needle):
+    data = snapshot("linux_gtx1080ti_cuda102_ready")
+    stages = data["target"]["stages"]
+    stages["interpreter"]["version"] = python
+    stages["distributions"]["versions"].update({"Theano": None, "Theano-PyMC": None})
+    stages["distributions"]["theano_owner"] = None
+    outcome = result(judge(data), "python-stack").outcome
+    assert outcome.status == "error"
+    assert needle in outcome.cause + outcome.remedy
