@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 import pytest
 
-from tests.cli_helpers import Run, doctor
+from tests.cli_helpers import Run, doctor, result, statuses
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="fake interpreters are shell scripts")
 
@@ -48,14 +48,6 @@ def run_check(*args: str, fmt: str = "json", env: dict[str, str] | None = None,
     return run, doc
 
 
-def statuses(doc: dict[str, Any]) -> dict[str, str]:
-    return {c["id"]: c["status"] for c in doc["checks"]}
-
-
-def result(doc: dict[str, Any], check_id: str) -> dict[str, Any]:
-    found = [c for c in doc["checks"] if c["id"] == check_id]
-    assert len(found) == 1, f"{check_id} not in {sorted(statuses(doc))}"
-    return found[0]
 
 
 def script(path: Path, body: str) -> Path:

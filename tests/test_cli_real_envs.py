@@ -16,7 +16,7 @@ from typing import Any, Callable, NamedTuple
 
 import pytest
 
-from tests.cli_helpers import Run, doctor
+from tests.cli_helpers import Run, doctor, result, statuses
 from theanodoctor.render.text import GLYPHS
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -90,14 +90,6 @@ def check_json(*args: str, env: dict[str, str] | None = None) -> tuple[Run, dict
     return run, doc
 
 
-def statuses(doc: dict[str, Any]) -> dict[str, str]:
-    return {c["id"]: c["status"] for c in doc["checks"]}
-
-
-def result(doc: dict[str, Any], check_id: str) -> dict[str, Any]:
-    found = [c for c in doc["checks"] if c["id"] == check_id]
-    assert len(found) == 1, f"{check_id} not in {sorted(statuses(doc))}"
-    return found[0]
 
 
 def assert_expected(doc: dict[str, Any], expect: Expect) -> None:
