@@ -3,7 +3,11 @@
 
 import importlib
 
-MODULES = ("target", "python_stack", "theano_import", "driver", "device", "compiler")
+MODULES = (
+    "target", "python_stack", "theano_import", "packages",
+    "driver", "gpu", "toolkit", "libraries", "cudnn", "compiler",
+    "theanorc", "device", "cache",
+)
 
 for _name in MODULES:
     importlib.import_module(f"{__name__}.{_name}")

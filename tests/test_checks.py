@@ -35,10 +35,11 @@ def result(report: Report, check_id: str) -> engine.Result:
 @pytest.mark.parametrize(
     "name, verdict, failing",
     [
-        ("windows_cuda102_nvrtc_missing", "Broken: 1 error", {"theano-device"}),
+        ("windows_cuda102_nvrtc_missing", "Broken: 2 errors", {"theano-device", "gpuarray-dll-names"}),
         ("windows_cuda102_ready", "Ready for GPU", set()),
         ("linux_rtx3090_pygpu_missing", "Broken: 1 error", {"theano-device"}),
-        ("linux_gtx1080ti_cuda102_ready", "Ready for GPU", set()),
+        # warnings: no cuDNN (conv runs without it), g++ 11 is too new for CUDA 10.2's nvcc
+        ("linux_gtx1080ti_cuda102_ready", "Ready for GPU (2 warnings)", set()),
     ],
 )
 def test_snapshots_get_their_verdict(name, verdict, failing):
@@ -67,7 +68,7 @@ def test_require_gpu_turns_cpu_only_into_an_error():
     assert result(judge(data), "gpu-path").status == "ok"
     assert result(judge(data, require_gpu=True), "gpu-path").status == "error"
     ready = judge(snapshot("linux_gtx1080ti_cuda102_ready"), require_gpu=True)
-    assert ready.verdict == "Ready for GPU" and ready.exit_code() == 0
+    assert ready.verdict.startswith("Ready for GPU") and ready.exit_code() == 0
 
 
 def _with(data: dict[str, Any], path: tuple, value: Any) -> dict[str, Any]:

@@ -215,8 +215,12 @@ def test_numpy123_works_with_blas_ldflags_in_a_theanorc(legacy_python: Callable[
 def test_pymc_reports_a_dotted_flag_as_unrecognised(legacy_python: Callable[[str], str],
                                                     theano_home: Path, tmp_path: Path) -> None:
     run, doc = check_json("--python", legacy_python("pymc39"), env={"THEANO_FLAGS": "blas.ldflags="})
-    assert run.code == 0 and doc["verdict"] == "CPU only"
+    # Theano-PyMC ignores the dotted spelling; the doctor warns about it.
+    assert run.code == 0 and doc["verdict"] == "CPU only (1 warning)"
     assert statuses(doc)["python-stack"] == "ok" and statuses(doc)["theano-import"] == "ok"
+    flags = result(doc, "theano-flags")
+    assert flags["status"] == "warn" and "blas.ldflags is not recognised" in flags["message"]
+    assert any("spells it blas__ldflags" in d for d in flags["details"])
     config = doc["facts"]["target"]["stages"]["theano_config"]
     assert config["flag_naming"] == "dunder"
     assert config["flags_unrecognised"] == ["blas.ldflags"]

@@ -61,6 +61,37 @@ def _lock(compiledir: str) -> Json:
     return info
 
 
+def lock_holders(path: str, proc_locks: str = "/proc/locks") -> list[int] | None:
+    """Processes holding an OS lock (flock/fcntl) on ``path``, from the kernel's own table.
+
+    Theano-PyMC's ``.lock`` (the ``filelock`` package) is such a lock: the file stays after a
+    release, so only this says whether it is held. None where the table cannot be read."""
+    try:
+        st = os.stat(path)
+        with open(proc_locks, encoding="ascii", errors="replace") as fh:
+            lines = fh.readlines()
+    except OSError:
+        return None
+    wanted = f"{os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino}"
+    pids: list[int] = []
+    for line in lines:
+        fields = line.split()
+        # "1: FLOCK  ADVISORY  WRITE 4242 fd:01:393231 0 EOF" ("->" marks a waiter)
+        if "->" in fields:
+            continue
+        if len(fields) >= 6 and fields[5] == wanted and fields[4].isdigit():
+            pids.append(int(fields[4]))
+    return sorted(set(pids))
+
+
+def _pymc_lock(compiledir: str) -> Json:
+    path = os.path.join(compiledir, ".lock")
+    exists = os.path.exists(path)
+    if not exists:
+        return {"path": path, "exists": False}
+    return {"path": path, "exists": True, "held_by": lock_holders(path)}
+
+
 def _walk(root: str, deadline: float, max_files: int) -> tuple[int, int, str | None]:
     """(bytes, files, why the count stopped early or None); never follows symlinks."""
     size = files = 0
@@ -81,6 +112,68 @@ def _walk(root: str, deadline: float, max_files: int) -> tuple[int, int, str | N
         except OSError:
             continue  # one unreadable folder must not hide the rest
     return size, files, None
+
+
+# Theano writes these strings into every module's key (gof/cc.py `cmodule_key_`): a module is
+# only reused when they match, so modules made for another numpy C ABI or compiler are dead weight.
+_KEY_MARKERS = {"abi": b"NPY_ABI_VERSION=", "compiler": b"c_compiler_str="}
+MAX_KEYS = 300
+MAX_KEY_BYTES = 1_000_000
+
+
+def _pickled_string(data: bytes, start: int) -> str | None:
+    """The pickled str that begins at ``start``, using the length its opcode carries.
+
+    The pickle is never loaded: key.pkl files may come from anywhere (a shared compiledir)."""
+    op1 = data[start - 2] if start >= 2 else None
+    op4 = data[start - 5] if start >= 5 else None
+    if op1 in (0x8C, ord("U")):  # SHORT_BINUNICODE (protocol 4), SHORT_BINSTRING (Python 2)
+        length = data[start - 1]
+    elif op4 in (ord("X"), ord("T")):  # BINUNICODE, BINSTRING: 4-byte little-endian length
+        length = int.from_bytes(data[start - 4:start], "little")
+    else:
+        return None
+    if length > 1000:
+        return None
+    return data[start:start + length].decode("utf-8", errors="replace")
+
+
+def key_markers(data: bytes) -> dict[str, set[str]]:
+    """NPY_ABI_VERSION / c_compiler_str values found in the bytes of one key.pkl."""
+    found: dict[str, set[str]] = {name: set() for name in _KEY_MARKERS}
+    for name, marker in _KEY_MARKERS.items():
+        at = data.find(marker)
+        while at >= 0:
+            value = _pickled_string(data, at)
+            if value is not None and value.startswith(marker.decode()):
+                found[name].add(value[len(marker):])
+            at = data.find(marker, at + 1)
+    return found
+
+
+def _module_keys(path: str, modules: list[str], deadline: float) -> Json:
+    """Which numpy ABI and compiler the compiled modules were built for (a sample)."""
+    abi: dict[str, int] = {}
+    compilers: dict[str, int] = {}
+    read = unmarked = 0
+    for name in modules[:MAX_KEYS]:
+        if time.monotonic() > deadline:
+            break
+        try:
+            with open(os.path.join(path, name, "key.pkl"), "rb") as fh:
+                data = fh.read(MAX_KEY_BYTES)
+        except OSError:
+            continue
+        read += 1
+        markers = key_markers(data)
+        if not markers["abi"]:
+            unmarked += 1
+        for value in markers["abi"]:
+            abi[value] = abi.get(value, 0) + 1
+        for value in markers["compiler"]:
+            compilers[value] = compilers.get(value, 0) + 1
+    return {"modules_read": read, "modules_total": len(modules), "without_marker": unmarked,
+            "abi_versions": abi, "compilers": compilers}
 
 
 def _is_module(path: str) -> bool:
@@ -110,8 +203,7 @@ def probe_compiledir(path: str | None, timeout: float = 2.0,
             "size_bytes": None, "file_count": None, "truncated": None,
             "module_count": 0, "entries": [], "delete_me_count": 0,
             "lock": _lock(path),
-            "pymc_lock": {"path": os.path.join(path, ".lock"),
-                          "exists": os.path.exists(os.path.join(path, ".lock"))},
+            "pymc_lock": _pymc_lock(path),
             "free_disk_bytes": shutil.disk_usage(probe_at).free,
         }
         if exists:
@@ -127,6 +219,7 @@ def probe_compiledir(path: str | None, timeout: float = 2.0,
             deadline = started + timeout
             data["size_bytes"], data["file_count"], data["truncated"] = _walk(
                 path, deadline, max_files)
+            data["module_keys"] = _module_keys(path, modules, time.monotonic() + timeout)
         return envelope("ok", None, time.monotonic() - started, **data)
     except Exception as exc:
         return envelope("error", describe(exc), time.monotonic() - started, path=path)

@@ -260,7 +260,48 @@ def stage_interpreter(stages):
         "preferred_encoding": preferred,
         "include_dir": include,
         "has_python_h": bool(include) and os.path.isfile(os.path.join(include, "Python.h")),
+        "python_libs": python_libs(include),
+        "dll_dirs": windows_dll_dirs(),
     }
+
+
+def python_libs(include):
+    """Windows: the import library Theano links every module with (-l pythonXY from the
+    ``libs`` folder beside the include folder, as theano/gof/cmodule.py does); else None."""
+    if sys.platform != "win32" or not include:
+        return None
+    folder = os.path.join(os.path.dirname(include), "libs")
+    try:
+        files = sorted(n for n in os.listdir(folder) if n.lower().startswith(("python", "libpython")))
+    except OSError:
+        files = None
+    return {"dir": folder, "name": "python%d%d" % tuple(sys.version_info[:2]), "files": files}
+
+
+CUDA_DLL_PREFIXES = ("nvrtc64_", "cublas64_", "cudart64_", "cufft64_", "curand64_", "cusolver64_",
+                     "cusparse64_", "cudnn64_", "nvcuda")
+MAX_DLL_DIRS = 200
+
+
+def windows_dll_dirs():
+    """Windows: the CUDA/cuDNN DLLs in each PATH folder of this process, in PATH order (where
+    pygpu's LoadLibrary looks for nvrtc64_*/cublas64_* by bare name); None elsewhere. A folder
+    that cannot be listed has ``dlls`` None."""
+    if sys.platform != "win32":
+        return None
+    found = []
+    for entry in os.environ.get("PATH", "").split(os.pathsep)[:MAX_DLL_DIRS]:
+        folder = entry.strip().strip('"')
+        if not folder:
+            continue
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            found.append({"dir": folder, "dlls": None})
+            continue
+        found.append({"dir": folder, "dlls": sorted(
+            n for n in names if n.lower().endswith(".dll") and n.lower().startswith(CUDA_DLL_PREFIXES))})
+    return found
 
 
 def norm_name(name):
@@ -287,6 +328,22 @@ def read_headers(path):
             key, sep, value = line.partition(":")
             if sep and key in ("Name", "Version"):
                 found[key] = value.strip()
+            elif sep and key == "Requires-Dist" and "extra" not in value:
+                found.setdefault("requires", []).append(value.strip())
+    return found
+
+
+def egg_requires(path):
+    """Unconditional requirements of an *.egg-info folder (requires.txt, before any [section])."""
+    import io
+    found = []
+    with io.open(os.path.join(path, "requires.txt"), encoding="utf-8", errors="replace") as handle:
+        for line in handle:
+            line = line.strip()
+            if line.startswith("["):
+                break
+            if line:
+                found.append(line)
     return found
 
 
@@ -325,6 +382,10 @@ def scan_dists(wanted):
                 headers = read_headers(metadata_file(path))
                 record["name"] = headers.get("Name")
                 record["version"] = headers.get("Version")
+                # What the package declares it needs (scipy: its numpy range).
+                record["requires"] = headers.get("requires") or []
+                if path.endswith(".egg-info") and os.path.isdir(path) and not record["requires"]:
+                    record["requires"] = attempt([], "requires", egg_requires, path) or []
             except (IOError, OSError):  # a zipped .egg: the file name carries the version
                 parts = stem.split("-")
                 record["version"] = parts[1] if len(parts) > 1 else None
@@ -387,7 +448,28 @@ def stage_numpy_import(stages):
         if blas is None:
             blas = getattr(config, "CONFIG", {}).get("Build Dependencies", {}).get("blas")
         result["blas"] = blas
+    # The C ABI version Theano writes into every compiled module's key (NPY_ABI_VERSION=0x...).
+    result["ndarray_c_version"] = attempt([], "abi", ndarray_c_version)
+    folder = os.path.dirname(getattr(numpy, "__file__", "") or "")
+    # Anaconda's MKL numpy ships numpy/_mklinit*, which satisfies Theano's MKL check without mkl.
+    result["mklinit"] = bool(folder) and any(
+        n.startswith("_mklinit") for n in (attempt([], "mklinit", os.listdir, folder) or []))
     return result
+
+
+def ndarray_c_version():
+    """As Theano 1.0.5 computes it (gof/cc.py), for numpy 1.x and 2.x."""
+    import importlib
+    for name in ("numpy._core._multiarray_umath", "numpy.core._multiarray_umath",
+                 "numpy.core.multiarray"):
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        getter = getattr(module, "_get_ndarray_c_version", None)
+        if getter is not None:
+            return "0x%X" % getter()
+    return None
 
 
 def stage_theano_import(stages):
@@ -469,6 +551,30 @@ def config_registry(config, cfgmod):
     return sorted(cv.fullname for cv in cfgmod._config_var_list), "."  # Theano 1.0.x
 
 
+def config_kind(param):
+    """What values a config variable accepts: enum, device, str, int, float, bool or other."""
+    cls = type(param).__name__
+    if cls in ("EnumStr", "DeviceParam"):
+        return "enum" if cls == "EnumStr" else "device"
+    if cls in ("StrParam", "IntParam", "FloatParam", "BoolParam"):  # Theano-PyMC classes
+        return cls[:-len("Param")].lower()
+    mytype = getattr(getattr(param, "mytype", None), "__name__", "")  # Theano 1.0.x TypedParam
+    return {"str": "str", "int": "int", "float": "float", "booltype": "bool",
+            "bool": "bool"}.get(mytype, "other")
+
+
+def config_kinds(config, cfgmod):
+    registry = getattr(config, "_config_var_dict", None)
+    params = registry.items() if registry is not None else [
+        (cv.fullname, cv) for cv in cfgmod._config_var_list]
+    kinds, options = {}, {}
+    for name, param in params:
+        kinds[name] = config_kind(param)
+        if kinds[name] == "enum" and getattr(param, "all", None) is not None:
+            options[name] = [text(v) for v in param.all]
+    return kinds, options
+
+
 def stage_theano_config(stages):
     if not stages.get("theano_import", {}).get("ok"):
         return {"ok": False, "skipped": "import theano failed"}
@@ -477,6 +583,7 @@ def stage_theano_config(stages):
     problems = []
     known, sep = attempt(problems, "config registry", config_registry, config, cfgmod) or \
         (None, "__" if "blas__ldflags" in dir(config) else ".")
+    kinds, options = attempt(problems, "config kinds", config_kinds, config, cfgmod) or (None, None)
     flags = parse_flags(os.environ.get("THEANO_FLAGS", ""))
     files = attempt(problems, "config files", config_files, cfgmod) or []
     parsed, file_errors = read_config_files(files)
@@ -491,6 +598,8 @@ def stage_theano_config(stages):
         values[key] = entry
     return {"flag_naming": "dotted" if sep == "." else "dunder",
             "known_keys": known,
+            "known_kinds": kinds,
+            "enum_options": options,
             "flags_unrecognised": None if known is None else sorted(
                 k for k in flags if k not in known),
             "files": files,
@@ -509,15 +618,88 @@ def gpu_requested(stages):
     return False
 
 
+def pygpu_package_dir():
+    for entry in sys.path:
+        folder = os.path.join(os.path.abspath(entry or "."), "pygpu")
+        if os.path.isfile(os.path.join(folder, "__init__.py")):
+            return folder
+    return None
+
+
+def library_names(path):
+    """libgpuarray file names an extension module asks the loader for, read from its bytes
+    (the dynamic section's strings; the PE import table on Windows)."""
+    import re
+    with open(path, "rb") as handle:
+        data = handle.read(32 * 1024 * 1024)
+    pattern = br"(?:lib)?gpuarray(?:[.-][0-9]+)*\.(?:so(?:\.[0-9]+)*|dll|dylib)"
+    names = []
+    for match in re.findall(pattern, data, re.I):
+        name = match.decode("ascii", "replace")
+        if name not in names:
+            names.append(name)
+    return names
+
+
+def gpuarray_library_dirs(package_dir):
+    prefix = sys.prefix
+    dirs = [package_dir, os.path.join(prefix, "lib"), os.path.join(prefix, "lib64"),
+            os.path.join(prefix, "Library", "bin"), os.path.join(prefix, "Library", "lib"),
+            os.path.join(prefix, "DLLs")]
+    dirs += [p for p in os.environ.get("LD_LIBRARY_PATH", "").split(":") if p]
+    dirs += ["/usr/local/lib", "/usr/lib", "/usr/lib64", "/usr/lib/x86_64-linux-gnu"]
+    return dirs
+
+
+def pygpu_files(stages):
+    """Where pygpu lives and which libgpuarray it needs and can find, from files only."""
+    package_dir = pygpu_package_dir()
+    found = {"package_dir": package_dir, "extensions": {}, "libgpuarray": []}
+    if package_dir is None:
+        return found
+    for name in sorted(os.listdir(package_dir)):
+        if name.startswith("gpuarray") and (name.endswith(".pyd") or ".so" in name):
+            path = os.path.join(package_dir, name)
+            found["extensions"][name] = attempt([], name, library_names, path) or []
+    seen = set()
+    for folder in gpuarray_library_dirs(package_dir):
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        for name in names:
+            path = os.path.join(folder, name)
+            is_lib = name.startswith("libgpuarray") or (
+                name.lower().startswith("gpuarray") and name.lower().endswith(".dll"))
+            if is_lib and name not in found["extensions"] and path not in seen:
+                seen.add(path)
+                found["libgpuarray"].append(path)
+    return found
+
+
+def loaded_libraries(word):
+    """Files of this process mapped into memory whose name contains ``word`` (Linux only)."""
+    paths = []
+    with open("/proc/self/maps") as handle:
+        for line in handle:
+            parts = line.split(None, 5)
+            path = parts[5].strip() if len(parts) == 6 else ""
+            if word in os.path.basename(path) and path not in paths:
+                paths.append(path)
+    return paths
+
+
 def stage_pygpu(stages):
+    files = attempt([], "pygpu files", pygpu_files, stages) or {}
     if not stages.get("theano_import", {}).get("ok"):
-        return {"ok": False, "skipped": "import theano failed"}
+        return {"ok": False, "skipped": "import theano failed", "files": files}
     packages = stages.get("distributions", {}).get("packages") or {}
-    if not (gpu_requested(stages) or packages.get("pygpu")):
-        return {"ok": False, "skipped": "no GPU device configured and no pygpu installed"}
+    if not (gpu_requested(stages) or packages.get("pygpu") or files.get("package_dir")):
+        return {"ok": False, "skipped": "no GPU device configured and no pygpu installed",
+                "files": files}
     gpuarray = sys.modules.get("theano.gpuarray")  # imported by Theano itself for device=cuda*
     result = {"gpuarray_imported": gpuarray is not None,
-              "pygpu_activated": getattr(gpuarray, "pygpu_activated", None)}
+              "pygpu_activated": getattr(gpuarray, "pygpu_activated", None), "files": files}
     try:
         import pygpu
         result.update(ok=True, version=getattr(pygpu, "__version__", None),
@@ -526,6 +708,13 @@ def stage_pygpu(stages):
         raise
     except BaseException as exc:
         result.update(ok=False, error=describe_exception(exc))
+        return result
+    module = sys.modules.get("pygpu.gpuarray")
+    for key in ("api_version", "abi_version"):
+        getter = getattr(module, key, None)
+        result[key] = attempt([], key, getter) if getter is not None else None
+    if os.path.exists("/proc/self/maps"):
+        result["libgpuarray_loaded"] = attempt([], "maps", loaded_libraries, "libgpuarray")
     return result
 
 

@@ -1,0 +1,262 @@
+"""What the driver, GPU and toolkit checks share: which toolkit is "in use", which GPUs CUDA
+can see, which one Theano will run on, and whether the CUDA path matters at all.
+
+No checks live here (importing it registers nothing), so driver.py, gpu.py and toolkit.py can
+all use it without changing the report order."""
+
+from __future__ import annotations
+
+import ntpath
+import posixpath
+import re
+from typing import NamedTuple
+
+from theanodoctor import kb_cuda
+from theanodoctor.engine import Options, Outcome, skipped
+from theanodoctor.facts import Facts, Json, section
+
+from .common import config_value, env_var, target_os
+
+# --- does the CUDA path matter here? ------------------------------------------------------------
+
+def device_setting(facts: Facts) -> str:
+    device, _ = config_value(facts, "device")
+    return (device or "cpu").strip()
+
+
+def wants_cuda(facts: Facts, options: Options) -> bool:
+    """Theano is set up for the CUDA back-end (device=cuda*; the old device=gpu* means the same
+    intent), or the user asked for a GPU."""
+    return options.require_gpu or device_setting(facts).startswith(("cuda", "gpu"))
+
+
+def not_needed(facts: Facts, options: Options) -> Outcome | None:
+    """A skipped outcome when the CUDA path is not used, else None."""
+    if wants_cuda(facts, options):
+        return None
+    return skipped(f"not needed: Theano is configured for device={device_setting(facts)}, so the CUDA path "
+                   "is not used (--require-gpu judges it anyway)")
+
+
+def os_label(facts: Facts) -> str:
+    return target_os(facts) or "this OS"
+
+
+# --- paths ---------------------------------------------------------------------------------------
+
+def norm_path(path: str, os_name: str) -> str:
+    """Compare paths the way the OS does: Windows ignores case and the slash direction."""
+    path = path.strip().strip('"')
+    if os_name == "Windows":
+        return ntpath.normpath(path).rstrip("\\").lower()
+    return posixpath.normpath(path).rstrip("/") or "/"
+
+
+def join(os_name: str, *parts: str) -> str:
+    return (ntpath if os_name == "Windows" else posixpath).join(*parts)
+
+
+def kit_roots(kit: Json) -> list[str]:
+    """Every spelling of a toolkit's root: the real folder and the symlinks that lead to it."""
+    return [r for r in [kit.get("root"), *(kit.get("aliases") or [])] if isinstance(r, str) and r]
+
+
+def kit_dirs(kit: Json, os_name: str, sub: str) -> set[str]:
+    """Normalised ``<root>/<sub>`` for every spelling of the toolkit's root."""
+    return {norm_path(join(os_name, root, *sub.split("/")), os_name) for root in kit_roots(kit)}
+
+
+def find_kit(path: str | None, kits: list[Json], os_name: str) -> Json | None:
+    if not path:
+        return None
+    wanted = norm_path(path, os_name)
+    return next((k for k in kits if wanted in {norm_path(r, os_name) for r in kit_roots(k)}), None)
+
+
+def kit_label(kit: Json) -> str:
+    return f"CUDA {kit.get('version') or '(version unknown)'} at {kit.get('root')}"
+
+
+def toolkits(facts: Facts) -> list[Json]:
+    kits = section(facts, "cuda").get("toolkits")
+    return [k for k in kits if isinstance(k, dict)] if isinstance(kits, list) else []
+
+
+def bins_on_path(facts: Facts) -> list[tuple[int, str, Json]]:
+    """(position, PATH entry, toolkit) for each PATH entry that is a found toolkit's bin folder."""
+    os_name = target_os(facts)
+    kits = toolkits(facts)
+    found = []
+    for pos, entry in enumerate(section(facts, "env").get("path") or []):
+        if not isinstance(entry, str):
+            continue
+        key = norm_path(entry, os_name)
+        kit = next((k for k in kits if key in kit_dirs(k, os_name, "bin")), None)
+        if kit is not None:
+            found.append((pos, entry, kit))
+    return found
+
+
+# --- the toolkit in use --------------------------------------------------------------------------
+
+class InUse(NamedTuple):
+    """The toolkit the checks judge against: the one Theano's cuda.root names, else CUDA_PATH's,
+    else the newest found. ``cuda_root`` is what Theano takes as cuda.root (None: nothing)."""
+
+    kit: Json | None
+    rule: str
+    cuda_root: str | None
+    cuda_root_source: str
+    why_none: str
+
+
+def _cuda_root(facts: Facts) -> tuple[str | None, str]:
+    value, source = config_value(facts, "cuda.root")
+    if isinstance(value, str) and value.strip():
+        where = {"default": "Theano's default: CUDA_ROOT, else CUDA_PATH, else nvcc on PATH",
+                 "THEANO_FLAGS": "THEANO_FLAGS"}.get(source, source.replace("file:", "", 1))
+        return value.strip(), where
+    if value is not None:  # Theano reported an empty cuda.root: it found none
+        return None, "Theano found none"
+    probe = section(facts, "cuda").get("theano_cuda_root") or {}
+    if probe.get("path"):
+        return str(probe["path"]), f"{probe.get('source')} (Theano's rule applied by the host probe)"
+    return None, "none found (no CUDA_ROOT, no CUDA_PATH, no nvcc on PATH)"
+
+
+def _newest(kits: list[Json]) -> Json | None:
+    known = [k for k in kits if kb_cuda.minor_of(k.get("version"))]
+    return max(known, key=lambda k: kb_cuda.minor_of(k.get("version")) or (0, 0)) if known else None
+
+
+def toolkit_in_use(facts: Facts) -> InUse:
+    cuda = section(facts, "cuda")
+    root, source = _cuda_root(facts)
+    if cuda.get("status") != "ok":
+        why = f"CUDA toolkits were not probed ({cuda.get('error') or cuda.get('status')})"
+        return InUse(None, "", root, source, why)
+    kits = toolkits(facts)
+    if not kits:
+        return InUse(None, "", root, source, "no CUDA toolkit was found")
+    os_name = target_os(facts)
+    kit = find_kit(root, kits, os_name)
+    if kit is not None:
+        return InUse(kit, f"Theano's cuda.root, from {source}", root, source, "")
+    kit = find_kit(env_var(facts, "CUDA_PATH"), kits, os_name)
+    if kit is not None:
+        return InUse(kit, "CUDA_PATH (Theano's cuda.root names no toolkit)", root, source, "")
+    kit = _newest(kits) or kits[0]
+    return InUse(kit, "the newest toolkit found (neither cuda.root nor CUDA_PATH names one)", root, source, "")
+
+
+def kit_version(use: InUse) -> str | None:
+    version = use.kit.get("version") if use.kit else None
+    return version if kb_cuda.minor_of(version) else None
+
+
+# --- GPUs CUDA can see, and the one Theano uses --------------------------------------------------
+
+class Visibility(NamedTuple):
+    gpus: list[Json] | None      # in CUDA's order; None when it cannot be told
+    value: str | None            # CUDA_VISIBLE_DEVICES, None when unset
+    invalid: str | None          # the first entry CUDA cannot use; it and all after it are ignored
+    ignored: tuple[str, ...]
+    why_unknown: str
+
+
+def _uuid_match(entry: str, gpus: list[Json]) -> list[Json] | None:
+    """GPUs whose UUID starts with ``entry`` (abbreviations are allowed); None when some GPU's
+    UUID is not in the facts (a redacted report), so it cannot be told."""
+    if any(not g.get("uuid") for g in gpus):
+        return None
+    return [g for g in gpus if str(g["uuid"]).lower().startswith(entry.lower())]
+
+
+def visible_gpus(facts: Facts) -> Visibility:
+    """Which GPUs a CUDA program sees under CUDA_VISIBLE_DEVICES. Rules from NVIDIA's CUDA
+    Programming Guide, "CUDA Environment Variables": unset -> all; empty -> none; integer
+    indices are nvidia-smi's ordinals; UUIDs (``GPU-...``, abbreviations allowed) must name one
+    GPU; at the first invalid entry CUDA stops reading, so only the entries before it count."""
+    nvidia = section(facts, "nvidia")
+    known = nvidia.get("status") == "ok" and isinstance(nvidia.get("gpus"), list)
+    gpus: list[Json] = [g for g in nvidia.get("gpus") or [] if isinstance(g, dict)] if known else []
+    value = env_var(facts, "CUDA_VISIBLE_DEVICES")
+    if value is None:
+        if not known:
+            return Visibility(None, None, None, (), "no GPU list from the driver")
+        return Visibility(gpus, None, None, (), "")
+    entries = [e.strip() for e in value.split(",")]
+    chosen: list[Json] = []
+    for pos, entry in enumerate(entries):
+        match: list[Json] | None
+        if re.fullmatch(r"\d+", entry):
+            if not known:
+                return Visibility(None, value, None, (), "the driver reported no GPU list to match the indexes")
+            match = [gpus[int(entry)]] if int(entry) < len(gpus) else []
+        elif entry.upper().startswith(("GPU-", "MIG-")):
+            if not known:
+                return Visibility(None, value, None, (), "the driver reported no GPU list to match the UUIDs")
+            uuid = entry[4:].split("/")[0] if entry.upper().startswith("MIG-") else entry
+            match = _uuid_match(uuid, gpus)
+            if match is None:
+                return Visibility(None, value, None, (), "the GPU UUIDs are not in the facts (redacted report?)")
+        else:
+            match = []
+        if len(match) != 1:
+            return Visibility(chosen, value, entry, tuple(entries[pos:]), "")
+        if match[0] not in chosen:
+            chosen.append(match[0])
+    return Visibility(chosen, value, None, (), "")
+
+
+def device_ordinal(device: str) -> int | None:
+    match = re.fullmatch(r"(?:cuda|gpu)(\d+)", device)
+    return int(match.group(1)) if match else None
+
+
+class TheanoGpu(NamedTuple):
+    gpu: Json | None
+    how: str  # how it was chosen, or why there is none
+
+
+def theano_gpu(facts: Facts) -> TheanoGpu:
+    """The GPU Theano's device setting selects among the visible ones: device=cudaN is the N-th;
+    device=cuda is the first one libgpuarray can open (it tries them in order)."""
+    nvidia = section(facts, "nvidia")
+    if nvidia.get("status") != "ok":
+        return TheanoGpu(None, "no working NVIDIA driver was reported (see nvidia-driver)")
+    vis = visible_gpus(facts)
+    if vis.gpus is None:
+        return TheanoGpu(None, f"cannot tell which GPUs are visible: {vis.why_unknown}")
+    if not vis.gpus:
+        if vis.value is not None:
+            return TheanoGpu(None, f"CUDA_VISIBLE_DEVICES={vis.value!r} hides every GPU (see cuda-visible-devices)")
+        return TheanoGpu(None, "the driver reports no GPU")
+    device = device_setting(facts)
+    ordinal = device_ordinal(device)
+    order = ""
+    mixed = len({(g.get("name"), g.get("compute_capability")) for g in vis.gpus}) > 1
+    if mixed and vis.value is None and env_var(facts, "CUDA_DEVICE_ORDER") != "PCI_BUS_ID":
+        order = (" (assuming CUDA numbers the GPUs as nvidia-smi does: set CUDA_DEVICE_ORDER=PCI_BUS_ID, "
+                 "CUDA's default is FASTEST_FIRST)")
+    if ordinal is None:
+        return TheanoGpu(vis.gpus[0], f"device={device}: the first visible GPU libgpuarray can open{order}")
+    if ordinal >= len(vis.gpus):
+        return TheanoGpu(None, f"device={device}, but only {len(vis.gpus)} GPU(s) are visible "
+                               "(see cuda-visible-devices)")
+    return TheanoGpu(vis.gpus[ordinal], f"device={device}{order}")
+
+
+def gpu_label(gpu: Json) -> str:
+    return f"GPU {gpu.get('index')} ({gpu.get('name') or 'unnamed'})"
+
+
+def gpu_cc(gpu: Json) -> tuple[str | None, str]:
+    """(compute capability, where it comes from): the driver's answer, else the name table."""
+    cc = gpu.get("compute_capability")
+    if isinstance(cc, str) and re.fullmatch(r"\d+\.\d+", cc.strip()):
+        return cc.strip(), "reported by the driver"
+    entry = kb_cuda.cc_from_name(gpu.get("name"))
+    if entry is not None:
+        return entry.cc, f"from its name ({entry.name}: {entry.source})"
+    return None, "not reported by the driver, and the name is not in profiles/gpu_names.yaml"
