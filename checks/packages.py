@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from typing import Any, NamedTuple
 
 from packaging.requirements import InvalidRequirement, Requirement
@@ -28,7 +27,7 @@ class Pair(NamedTuple):
     source: str
 
 
-@functools.cache
+@knowledge.table
 def scipy_pairs() -> tuple[Pair, ...]:
     pairs = []
     for row in knowledge.rows(TABLE, "pairs"):

@@ -9,7 +9,6 @@ theano`` failed) they fall back to ``profiles/theano_config.yaml`` and say so.
 from __future__ import annotations
 
 import difflib
-import functools
 import ntpath
 import posixpath
 import re
@@ -46,7 +45,7 @@ class KeyKind(NamedTuple):
     source: str
 
 
-@functools.cache
+@knowledge.table
 def removed_options() -> tuple[Removed, ...]:
     return tuple(
         Removed(knowledge.text(TABLE, row, "section"), knowledge.text(TABLE, row, "option", required=False),
@@ -56,7 +55,7 @@ def removed_options() -> tuple[Removed, ...]:
     )
 
 
-@functools.cache
+@knowledge.table
 def fallback_kinds() -> dict[str, KeyKind]:
     return {
         kind.key: kind for kind in (

@@ -150,8 +150,7 @@ def _preload(fmt: str) -> None:
     """Load what judging and rendering need while the target probe is still running."""
     from theanodoctor import knowledge
 
-    knowledge.compat_rules()
-    knowledge.signatures()
+    knowledge.preload()  # the checks (already imported) registered their tables
     if fmt == "text":
         import theanodoctor.render.text  # noqa: F401  (rich)
 

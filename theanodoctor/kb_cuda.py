@@ -6,14 +6,13 @@ The lookups here are pure: checks pass in versions and names read from the facts
 
 from __future__ import annotations
 
-import functools
 import re
 from typing import Any, NamedTuple
 
 from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-from theanodoctor.knowledge import KnowledgeError, choice, load_table, rows, spec, strings, text, where
+from theanodoctor.knowledge import KnowledgeError, choice, load_table, rows, spec, strings, table, text, where
 
 OSES = ("linux", "windows")
 _DOTTED = re.compile(r"^\d+(\.\d+)*$")
@@ -99,7 +98,7 @@ def _minimums(name: str, row: Any) -> dict[str, str | None]:
     return found
 
 
-@functools.cache
+@table
 def driver_table() -> DriverTable:
     name = DRIVER_TABLE
     releases = []
@@ -217,7 +216,7 @@ class Arch(NamedTuple):
         return f"{start} - {self.last}" if self.last else f"{start} and later"
 
 
-@functools.cache
+@table
 def architectures() -> dict[str, Arch]:
     name = ARCH_TABLE
     found: dict[str, Arch] = {}
@@ -286,7 +285,7 @@ def tokens(gpu_name: str, vendor_words: frozenset[str]) -> tuple[str, ...]:
     return tuple(w for w in words if w not in vendor_words)
 
 
-@functools.cache
+@table
 def gpu_names() -> NameTable:
     name = NAMES_TABLE
     data = load_table(name)

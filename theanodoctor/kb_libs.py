@@ -8,7 +8,6 @@ malformed one raises ``KnowledgeError`` naming file and line.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple
@@ -16,7 +15,7 @@ from typing import Any, NamedTuple
 from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-from theanodoctor.knowledge import KnowledgeError, rows, spec, strings, text, where
+from theanodoctor.knowledge import KnowledgeError, rows, spec, strings, table, text, where
 
 LIBS = "cuda_libraries.yaml"
 CUDNN = "cudnn.yaml"
@@ -161,7 +160,7 @@ def _library_rows(key: str, os_name: str) -> tuple[LibraryNames, ...]:
     return tuple(found)
 
 
-@functools.cache
+@table
 def library_names() -> tuple[LibraryNames, ...]:
     return _library_rows("windows", "Windows") + _library_rows("linux", "Linux")
 
@@ -171,7 +170,7 @@ def names_for(os_name: str, version: str | None) -> LibraryNames | None:
     return next((r for r in library_names() if r.os == os_name and covers(r.cuda, version)), None)
 
 
-@functools.cache
+@table
 def loader_rule() -> LoaderRule:
     row = _single(LIBS, "loader")
     fallbacks = tuple(split_version(v) for v in _cuda_list(LIBS, row, "fallbacks"))
@@ -187,7 +186,7 @@ def loader_rule() -> LoaderRule:
     )
 
 
-@functools.cache
+@table
 def guide_aliases() -> tuple[GuideAliases, ...]:
     return tuple(GuideAliases(_range(LIBS, row, "cuda"), _files(LIBS, row, "names"), text(LIBS, row, "source"))
                  for row in rows(LIBS, "guide_aliases"))
@@ -233,7 +232,7 @@ class CudnnFiles(NamedTuple):
     source: str
 
 
-@functools.cache
+@table
 def theano_cudnn() -> TheanoCudnn:
     row = _single(CUDNN, "theano")
     names = strings(CUDNN, row, "windows_names")
@@ -254,7 +253,7 @@ def theano_cudnn() -> TheanoCudnn:
     )
 
 
-@functools.cache
+@table
 def cudnn_builds() -> tuple[CudnnBuild, ...]:
     return tuple(
         CudnnBuild(_range(CUDNN, row, "cudnn"), _label(CUDNN, row, "label"), _cuda_list(CUDNN, row, "cuda"),
@@ -274,7 +273,7 @@ def build_for(cudnn_version: str | None) -> CudnnBuild | None:
     return next((b for b in cudnn_builds() if covers(b.cudnn, cudnn_version)), None)
 
 
-@functools.cache
+@table
 def cudnn_files() -> tuple[CudnnFiles, ...]:
     return tuple(
         CudnnFiles(_integer(CUDNN, row, "major"), strings(CUDNN, row, "windows"), text(CUDNN, row, "linux"),
@@ -319,7 +318,7 @@ def gcc_older_than(gcc: str, limit: str) -> bool:
     return _numbers(gcc)[:precision] < _numbers(limit)
 
 
-@functools.cache
+@table
 def gcc_limits() -> tuple[GccLimit, ...]:
     return tuple(
         GccLimit(_range(COMPILERS, row, "cuda"), _number(COMPILERS, row, "max_gcc"),
@@ -329,7 +328,7 @@ def gcc_limits() -> tuple[GccLimit, ...]:
     )
 
 
-@functools.cache
+@table
 def msvc_ranges() -> tuple[MsvcRange, ...]:
     return tuple(
         MsvcRange(_range(COMPILERS, row, "cuda"), text(COMPILERS, row, "visual_studio"),

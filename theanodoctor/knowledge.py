@@ -7,10 +7,26 @@ from __future__ import annotations
 
 import functools
 from importlib import resources
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple, TypeVar
 
 import yaml
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+T = TypeVar("T")
+TABLES: list[functools._lru_cache_wrapper[Any]] = []
+
+
+def table(loader: Callable[[], T]) -> functools._lru_cache_wrapper[T]:
+    """A typed table loader: parsed once (cached) and known to :func:`preload`."""
+    cached = functools.cache(loader)
+    TABLES.append(cached)
+    return cached
+
+
+def preload() -> None:
+    """Parse every registered table now (the CLI does this while the target probe runs)."""
+    for loader in TABLES:
+        loader()
 
 
 class KnowledgeError(ValueError):
@@ -129,7 +145,7 @@ class Signature(NamedTuple):
         return any(s in text for s in self.contains) and all(s in text for s in self.requires)
 
 
-@functools.cache
+@table
 def compat_rules() -> tuple[CompatRule, ...]:
     name = "theano_compat.yaml"
     return tuple(
@@ -148,7 +164,7 @@ def compat_rules() -> tuple[CompatRule, ...]:
     )
 
 
-@functools.cache
+@table
 def verified_stacks() -> tuple[Verified, ...]:
     name = "theano_compat.yaml"
     return tuple(
@@ -160,7 +176,7 @@ def verified_stacks() -> tuple[Verified, ...]:
     )
 
 
-@functools.cache
+@table
 def signatures() -> tuple[Signature, ...]:
     name = "signatures.yaml"
     return tuple(
