@@ -30,7 +30,7 @@ def _yield_to_probe() -> None:
     machine with few cores. The probe was started before this, so it keeps its priority."""
     if hasattr(os, "nice"):
         try:
-            os.nice(5)
+            os.nice(19)
         except OSError:
             pass
 

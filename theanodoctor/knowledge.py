@@ -37,7 +37,7 @@ class _Map(dict):  # type: ignore[type-arg]
     line = 0
 
 
-class _LineLoader(yaml.SafeLoader):
+class _LineLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
     """A SafeLoader whose mappings remember the line they start on."""
 
 

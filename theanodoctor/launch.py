@@ -4,6 +4,7 @@ pole, and everything the doctor loads meanwhile is then free."""
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any, NoReturn
 
@@ -28,20 +29,31 @@ def start_early(argv: list[str]) -> None:
         return
     try:
         timeout = float(_option(argv, "--timeout") or 120.0)
+    except ValueError:
+        return  # the normal path reports the problem properly
+    path = os.path.expanduser(spec)
+    if os.name == "posix" and os.path.isfile(path) and os.access(path, os.X_OK):
+        python = os.path.abspath(path)  # what resolve_python returns for a file, without loading it
+    else:
         from theanodoctor.targets import TargetError, resolve_python
 
-        python = resolve_python(spec)
-    except (ValueError, TargetError):
-        return  # the normal path reports the problem properly
+        try:
+            python = resolve_python(spec)
+        except TargetError:
+            return
     from theanodoctor.probe.runner import start_probe
 
     EARLY.update(spec=python, timeout=timeout, handle=start_probe(python, timeout=timeout))
 
 
 def take_early(python: str, timeout: float) -> Any:
-    """The probe started for exactly this interpreter and timeout, if any (taken once)."""
-    if EARLY.get("spec") == python and EARLY.get("timeout") == timeout:
-        return EARLY.pop("handle", None)
+    """The probe started for exactly this interpreter and timeout, if any (taken once); an early
+    probe for anything else is stopped."""
+    handle = EARLY.pop("handle", None)
+    if handle is not None and (EARLY.get("spec"), EARLY.get("timeout")) == (python, timeout):
+        return handle
+    if handle is not None:
+        handle.cancel()
     return None
 
 

@@ -43,7 +43,7 @@ def decode(data: bytes | None) -> str:
     return (data or b"").decode("utf-8", errors="replace")
 
 
-def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+def kill_group(proc: subprocess.Popen[bytes]) -> None:
     try:
         if os.name == "posix":
             os.killpg(proc.pid, signal.SIGKILL)
@@ -75,7 +75,7 @@ def finish(proc: subprocess.Popen[bytes], timeout: float, started: float, keep: 
     try:
         out, err = proc.communicate(timeout=max(0.0, timeout - (time.monotonic() - started)))
     except subprocess.TimeoutExpired:
-        _kill_group(proc)
+        kill_group(proc)
         out, err = proc.communicate()
         elapsed = time.monotonic() - started
         return ProcResult("timeout", None, clip(decode(out), keep), clip(decode(err), keep), elapsed,

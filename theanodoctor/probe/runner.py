@@ -11,17 +11,18 @@ from __future__ import annotations
 import json
 import os
 import re
-import secrets
 import shutil
 import signal
 import subprocess
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from theanodoctor import proc
-from theanodoctor.facts import Json, envelope
+
+if TYPE_CHECKING:
+    from theanodoctor.facts import Json
 
 PROBE_SCRIPT = Path(__file__).with_name("target_probe.py")
 PROBE_VERSION = 1
@@ -139,7 +140,7 @@ class ProbeHandle:
     def __init__(self, python: str, timeout: float, env: Mapping[str, str] | None) -> None:
         self.python = python
         self.timeout = timeout
-        self.cookie = secrets.token_hex(16)
+        self.cookie = os.urandom(16).hex()
         self.started = time.monotonic()
         self._proc: subprocess.Popen[bytes] | None = None
         self._result: Json | None = None
@@ -161,10 +162,19 @@ class ProbeHandle:
     def _envelope(self, status: str, error: str | None, returncode: int | None = None,
                   stages: Json | None = None, extra_stdout: str = "", stderr: str = "",
                   interrupted_stage: str | None = None) -> Json:
+        from theanodoctor.facts import envelope  # not at import: starting a probe stays cheap
+
         return envelope(status, error, time.monotonic() - self.started, python=self.python,
                         returncode=returncode, signal=_signal_name(returncode),
                         interrupted_stage=interrupted_stage, stages=stages or {},
                         extra_stdout=extra_stdout, stderr=stderr)
+
+    def cancel(self) -> None:
+        """Stop a probe whose answer is no longer wanted (kills its whole process group)."""
+        if self._proc is not None and self._proc.poll() is None:
+            proc.kill_group(self._proc)
+            self._proc.communicate()
+        self._result = self._result or self._envelope("skipped", "cancelled")
 
     def wait(self) -> Json:
         if self._result is None:
