@@ -68,8 +68,15 @@ PLAIN = Style(color=False, unicode=False, width=None)
 
 def render_text(report: Report, verbose: bool = False, style: Style = PLAIN) -> str:
     console = _console(style)
+    hidden = 0
     for result in report.results:
+        if result.status == "skipped" and not verbose:
+            hidden += 1  # not relevant here (GPU-only on a CPU setup, Windows-only, ...)
+            continue
         _result_lines(console, result, verbose, style)
+    if hidden:
+        console.print(Text(f"{hidden} check{'s' if hidden != 1 else ''} skipped as not relevant here (-v shows them)",
+                           style="dim"))
     verdict = report.verdict
     colour = "green" if verdict == "Ready for GPU" else "yellow" if verdict == "CPU only" else "red"
     console.print()
