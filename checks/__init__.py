@@ -5,8 +5,8 @@ import importlib
 
 MODULES = (
     "target", "python_stack", "theano_import", "packages",
-    "driver", "gpu", "toolkit", "libraries", "cudnn", "compiler",
-    "theanorc", "device", "cache",
+    "driver", "gpu", "toolkit", "libraries", "linux_libs", "cudnn", "compiler",
+    "theanorc", "config_values", "theano_flags", "device", "cache",
 )
 
 for _name in MODULES:

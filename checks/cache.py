@@ -12,7 +12,7 @@ from typing import Any
 from theanodoctor.engine import Options, Outcome, check, error, ok, skipped, warn
 from theanodoctor.facts import Facts, section
 
-from .common import PYMC, config_value, flavour, stage, target_os
+from .common import PYMC, config_value, flavour, is_windows, stage
 
 LOW_DISK_BYTES = 1 << 30  # a compiledir grows by tens of MB; under 1 GiB compiles start to fail
 
@@ -69,7 +69,7 @@ def compiledir(facts: Facts, options: Options) -> Outcome:
     cxx, _ = config_value(facts, "cxx")
     mingw = cxx is None or "g++" in str(cxx).lower()
     awkward = _awkward(path)
-    if target_os(facts) == "Windows" and awkward and mingw:
+    if is_windows(facts) and awkward and mingw:
         return warn(f"{path} contains {' and '.join(awkward)}",
                     cause="Theano passes this folder to g++ (MinGW) on every compile; spaces and non-ASCII "
                           "characters in it (typically from the Windows user name) are a known source of "

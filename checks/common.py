@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import ntpath
+import posixpath
 import re
 import shlex
+from collections.abc import Sized
 from typing import Any
 
 from theanodoctor.facts import Facts, dig, section
 
 PYMC = "Theano-PyMC"
 THEANO = "Theano"
+WINDOWS = "Windows"
 
 
 def stage(facts: Facts, name: str) -> dict[str, Any]:
@@ -59,21 +63,40 @@ def target_os(facts: Facts) -> str:
     return stage(facts, "interpreter").get("system") or section(facts, "system").get("os") or ""
 
 
-def parse_theano_flags(text: str) -> dict[str, str]:
-    """THEANO_FLAGS as Theano reads it: shlex-split on commas, right-most definition wins."""
+def is_windows(facts: Facts) -> bool:
+    return target_os(facts) == WINDOWS
+
+
+def norm_path(path: str, os_name: str) -> str:
+    """Compare paths the way the OS does: Windows ignores case and the slash direction."""
+    path = path.strip().strip('"')
+    if os_name == WINDOWS:
+        return ntpath.normpath(path).rstrip("\\").lower()
+    return posixpath.normpath(path).rstrip("/") or "/"
+
+
+def flag_items(text: str) -> list[tuple[str, str | None]]:
+    """THEANO_FLAGS entries in order, split the way Theano splits them (shlex on commas, each
+    entry stripped); (key, None) for an entry without '='."""
     lexer = shlex.shlex(text, posix=True)
     lexer.whitespace = ","
     lexer.whitespace_split = True
-    flags: dict[str, str] = {}
     try:
-        items = list(lexer)
+        parts = list(lexer)
     except ValueError:  # unbalanced quotes: Theano would fail too; judge what we can
-        items = text.split(",")
-    for item in items:
-        key, sep, value = item.partition("=")
-        if sep and key.strip():
-            flags[key.strip()] = value
-    return flags
+        parts = text.split(",")
+    found: list[tuple[str, str | None]] = []
+    for part in parts:
+        part = part.strip()
+        if part:
+            key, sep, value = part.partition("=")
+            found.append((key, value if sep else None))
+    return found
+
+
+def parse_theano_flags(text: str) -> dict[str, str]:
+    """THEANO_FLAGS as a mapping: the right-most definition of a key wins."""
+    return {key.strip(): value for key, value in flag_items(text) if value is not None and key.strip()}
 
 
 def env_var(facts: Facts, name: str) -> str | None:
@@ -87,6 +110,15 @@ def _file_key(key: str, dunder: bool) -> tuple[str, str]:
     return (head if found else "global"), option
 
 
+def reported(facts: Facts, key: str) -> dict[str, Any] | None:
+    """The target Theano's own entry for a config key (dotted name), None when it reported none."""
+    values = dig(stage(facts, "theano_config"), "values")
+    if not isinstance(values, dict):
+        return None
+    names = (key, key.replace(".", "__")) if flavour(facts) == PYMC else (key,)
+    return next((values[n] for n in names if isinstance(values.get(n), dict)), None)
+
+
 def config_value(facts: Facts, key: str) -> tuple[str | None, str]:
     """(value, source) of a Theano config key.
 
@@ -94,13 +126,11 @@ def config_value(facts: Facts, key: str) -> tuple[str | None, str]:
     precedence by hand: THEANO_FLAGS, then the config files (later ones win), else default.
     ``key`` is the dotted name; Theano-PyMC's ``__`` spelling is handled here.
     """
+    entry = reported(facts, key)
+    if entry is not None:
+        return entry.get("value"), entry.get("source") or "default"
     dunder = flavour(facts) == PYMC
     name = key.replace(".", "__") if dunder else key
-    reported = dig(stage(facts, "theano_config"), "values")
-    if isinstance(reported, dict):
-        entry = reported.get(key) or reported.get(name)
-        if isinstance(entry, dict):
-            return entry.get("value"), entry.get("source") or "default"
     flags = parse_theano_flags(env_var(facts, "THEANO_FLAGS") or "")
     if name in flags:
         return flags[name], "THEANO_FLAGS"
@@ -119,3 +149,20 @@ def is_set(facts: Facts, key: str) -> bool:
 
 def gpu_device(value: str | None) -> bool:
     return bool(value) and str(value).startswith(("cuda", "opencl", "gpu"))
+
+
+def gpuarray_device(value: str | None) -> bool:
+    """A GPU device the gpuarray back-end serves (cuda*, opencl*; not the removed gpu*)."""
+    return gpu_device(value) and not str(value).startswith("gpu")
+
+
+def source_label(source: str, default: str = "default") -> str:
+    """Where a config value comes from, for people: a file's path, THEANO_FLAGS, or ``default``."""
+    if source.startswith("file:"):
+        return source[len("file:"):]
+    return default if source == "default" else source
+
+
+def and_more(items: Sized) -> str:
+    """" (and 2 more)" after the first of several findings named in a message."""
+    return f" (and {len(items) - 1} more)" if len(items) > 1 else ""

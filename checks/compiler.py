@@ -10,8 +10,7 @@ from theanodoctor import kb_libs
 from theanodoctor.engine import Options, Outcome, check, error, ok, skipped, warn
 from theanodoctor.facts import Facts, dig, section
 
-from .common import config_value, dist_version, probe_ran, stage, target_os
-from .libraries import WINDOWS, norm
+from .common import WINDOWS, config_value, dist_version, is_windows, norm_path, probe_ran, stage, target_os
 
 NO_CXX = (
     "Theano logs `WARNING (theano.configdefaults): g++ not detected ! Theano will be unable to "
@@ -21,9 +20,13 @@ NO_CXX = (
 
 
 def _install_hint(facts: Facts) -> str:
-    if target_os(facts) == "Windows":
+    if is_windows(facts):
         return "Install MinGW-w64 into the conda env: `conda install m2w64-toolchain`."
     return "Install g++ (Debian/Ubuntu: `sudo apt install g++`)."
+
+
+def _describe(entry: dict) -> str:
+    return f"{entry.get('name')} {entry.get('version') or ''} at {entry.get('path')}".replace("  ", " ")
 
 
 @check("cxx-compiler", "A C++ compiler is available to Theano", area="compiler")
@@ -38,8 +41,7 @@ def cxx_compiler(facts: Facts, options: Options) -> Outcome:
         return error("Theano found no C++ compiler", cause=NO_CXX, remedy=_install_hint(facts))
     found = section(facts, "compilers").get("cxx") or []
     if found:
-        first = found[0]
-        return ok(f"{first.get('name')} {first.get('version') or ''} at {first.get('path')}".replace("  ", " "))
+        return ok(_describe(found[0]))
     if section(facts, "compilers").get("status") != "ok":
         return Outcome("skipped", "compilers were not probed")
     return error("no C++ compiler found on PATH", cause=NO_CXX, remedy=_install_hint(facts))
@@ -52,30 +54,26 @@ def _entries(facts: Facts) -> list[dict]:
     return [c for c in found if isinstance(c, dict) and c.get("path")] if isinstance(found, list) else []
 
 
-def _same(a: str, b: str, windows: bool) -> bool:
-    return norm(a, windows) == norm(b, windows)
+def _same(a: str, b: str, os_name: str) -> bool:
+    return norm_path(a, os_name) == norm_path(b, os_name)
 
 
 def theano_compiler(facts: Facts) -> tuple[dict | None, str]:
     """(the compiler entry Theano runs, why): the target's own ``cxx`` when the host probe saw
     that file, else the host probe's reading of Theano's rule (g++ on PATH, else conda's MinGW)."""
-    windows = target_os(facts) == WINDOWS
+    os_name = target_os(facts)
     entries = _entries(facts)
     cxx, source = config_value(facts, "cxx")
     cxx = (cxx or "").strip().strip('"')
     if cxx:
-        found = next((c for c in entries if _same(c["path"], cxx, windows)), None)
+        found = next((c for c in entries if _same(c["path"], cxx, os_name)), None)
         if found:
             return found, f"cxx = {cxx} ({source})"
     chosen = section(facts, "compilers").get("theano_cxx")
-    found = next((c for c in entries if chosen and _same(c["path"], chosen, windows)), None)
+    found = next((c for c in entries if chosen and _same(c["path"], chosen, os_name)), None)
     if found:
         return found, "Theano's rule: g++ on PATH, else <python>\\Library\\mingw-w64\\bin\\g++ on Windows"
     return None, "no compiler Theano would run was found"
-
-
-def _describe(entry: dict) -> str:
-    return f"{entry.get('name')} {entry.get('version') or ''} at {entry.get('path')}".replace("  ", " ")
 
 
 @check("cxx-bitness", "The C++ compiler builds code of the target Python's bitness", area="compiler")
@@ -98,7 +96,7 @@ def cxx_bitness(facts: Facts, options: Options) -> Outcome:
     if bits == 32:
         remedy = ("Use a 64-bit MinGW-w64: `conda install m2w64-toolchain` in the target env, and take the 32-bit "
                   "MinGW folder off PATH (Theano runs the g++ on PATH first and only then "
-                  "<python>\\Library\\mingw-w64\\bin\\g++)." if target_os(facts) == WINDOWS
+                  "<python>\\Library\\mingw-w64\\bin\\g++)." if is_windows(facts)
                   else "Install a 64-bit g++ and put it first on PATH, or set cxx to it.")
         if others:
             remedy += f" A {py_bits}-bit g++ is already here: {others[0]['path']} (set cxx to it, or fix PATH)."
@@ -114,7 +112,7 @@ def cxx_bitness(facts: Facts, options: Options) -> Outcome:
 
 @check("cxx-order", "cl.exe does not come before MinGW's g++ on PATH (Windows)", area="compiler")
 def cxx_order(facts: Facts, options: Options) -> Outcome:
-    if target_os(facts) != WINDOWS:
+    if not is_windows(facts):
         return skipped("Windows only")
     if section(facts, "compilers").get("status") != "ok":
         return skipped("compilers were not probed")
@@ -123,7 +121,7 @@ def cxx_order(facts: Facts, options: Options) -> Outcome:
 
     def position(entry: dict) -> int | None:
         folder = ntpath.dirname(entry["path"])
-        return next((i for i, p in enumerate(path) if _same(p, folder, True)), None)
+        return next((i for i, p in enumerate(path) if _same(p, folder, WINDOWS)), None)
 
     cls = [c for c in entries if c.get("name") == "cl" and position(c) is not None]
     gxx = [c for c in entries if c.get("name") == "g++" and position(c) is not None]
@@ -153,7 +151,7 @@ def python_headers(facts: Facts, options: Options) -> Outcome:
     if interp.get("has_python_h"):
         return ok(f"Python.h in {include}")
     version = ".".join(str(interp.get("version") or "3").split(".")[:2])
-    if target_os(facts) == WINDOWS:
+    if is_windows(facts):
         remedy = "Reinstall this Python with its development files (the python.org and conda installers ship them)."
     else:
         remedy = (f"Install this Python's development headers (Debian/Ubuntu system Python: "
@@ -166,7 +164,7 @@ def python_headers(facts: Facts, options: Options) -> Outcome:
 
 @check("libpython", "The Python import library Theano links with is present (Windows)", area="compiler")
 def libpython(facts: Facts, options: Options) -> Outcome:
-    if target_os(facts) != WINDOWS:
+    if not is_windows(facts):
         return skipped("Windows only: elsewhere Theano takes libpython from the interpreter's own build settings")
     if not probe_ran(facts):
         return skipped("the target probe did not run")
@@ -214,7 +212,7 @@ def nvcc_host_compiler(facts: Facts, options: Options) -> Outcome:
         return skipped(f"the version of {nvcc} is unknown ({found.get('error') or 'not reported'})")
     scope = ("Theano 1.0's gpuarray back-end compiles its C glue with the host C++ compiler and its kernels with "
              "NVRTC; it never runs nvcc. This matters only for building CUDA code with nvcc.")
-    if target_os(facts) == WINDOWS:
+    if is_windows(facts):
         row = kb_libs.msvc_range_for(version, full)
         accepts = f"CUDA {version}'s nvcc accepts Visual Studio {row.visual_studio}" if row else (
             f"the reference has no verified Visual Studio range for CUDA {version}")

@@ -14,20 +14,12 @@ from typing import Any
 
 from theanodoctor import kb_libs
 from theanodoctor.engine import Options, Outcome, check, error, ok, skipped, warn
-from theanodoctor.facts import Facts, dig, section
+from theanodoctor.facts import Facts, section
 
-from .common import config_value, env_var, flavour, stage
-from .libraries import (
-    find_toolkit,
-    is_windows,
-    join,
-    kit_label,
-    norm,
-    not_gpu,
-    toolkit_in_use,
-    toolkits,
-    wants_gpu,
-)
+from .common import config_value, env_var, is_windows, norm_path, reported, target_os
+from .cuda_toolkits import cuda_root, in_use_line, kit_at, toolkit_in_use, toolkits
+from .gpu_common import not_gpu, wants_gpu
+from .lib_folders import subpath
 
 ENABLED = ("auto", "True", "False", "no_check")
 
@@ -37,35 +29,27 @@ def installs(facts: Facts) -> list[dict[str, Any]]:
     return [i for i in found if isinstance(i, dict) and i.get("root")] if isinstance(found, list) else []
 
 
-def _reported(facts: Facts, key: str) -> bool:
-    values = dig(stage(facts, "theano_config"), "values", default={})
-    names = (key, key.replace(".", "__")) if flavour(facts) == "Theano-PyMC" else (key,)
-    return isinstance(values, dict) and any(isinstance(values.get(n), dict) for n in names)
-
-
 def _install_at(facts: Facts, root: str) -> dict[str, Any] | None:
-    windows = is_windows(facts)
-    return next((i for i in installs(facts) if norm(i["root"], windows) == norm(root, windows)), None)
+    os_name = target_os(facts)
+    return next((i for i in installs(facts) if norm_path(i["root"], os_name) == norm_path(root, os_name)), None)
 
 
 def _probed(facts: Facts, root: str) -> bool:
     """Whether the cuDNN probe looked at ``root`` (toolkit roots, CUDNN_PATH/HOME, /usr)."""
-    windows = is_windows(facts)
+    os_name = target_os(facts)
     looked = [k["root"] for k in toolkits(facts)] + [env_var(facts, n) or "" for n in ("CUDNN_PATH", "CUDNN_HOME")]
-    if not windows:
+    if not is_windows(facts):
         looked.append("/usr")
-    return find_toolkit(facts, root) is not None or any(p and norm(p, windows) == norm(root, windows) for p in looked)
+    return kit_at(facts, root) is not None or any(
+        p and norm_path(p, os_name) == norm_path(root, os_name) for p in looked)
 
 
 def dnn_base(facts: Facts) -> tuple[str, str]:
     """(dnn.base_path as Theano resolves it, "" for none; how it came to be)."""
     value, source = config_value(facts, "dnn.base_path")
-    if source != "default" or _reported(facts, "dnn.base_path"):
+    if source != "default" or reported(facts, "dnn.base_path") is not None:
         return (value or "").strip(), f"dnn.base_path = {value or '(empty)'} ({source})"
-    root, _ = config_value(facts, "cuda.root")
-    if not root:
-        host = dig(section(facts, "cuda"), "theano_cuda_root", "path")
-        root = host if isinstance(host, str) else None
+    root = cuda_root(facts).path
     if not root:
         return "", "cuda.root is unset, so dnn.base_path defaults to empty"
     found = _install_at(facts, root)
@@ -102,7 +86,7 @@ def _label(install: dict[str, Any]) -> str:
 
 def suggestion(facts: Facts) -> str:
     """What cuDNN to install for the toolkit in use, and where it goes."""
-    kit, _ = toolkit_in_use(facts)
+    kit = toolkit_in_use(facts).kit
     rules = kb_libs.theano_cudnn()
     if not kit or not kit.get("version"):
         return "Install a CUDA toolkit, then cuDNN 7.x built for it (Theano needs cuDNN 5-7)."
@@ -158,11 +142,11 @@ def library_problem(facts: Facts, install: dict[str, Any]) -> tuple[str, str] | 
         if dll not in [n.lower() for n in rules.windows_names]:
             have = sorted(n for n in install.get("libraries") or [] if str(n).lower().endswith(".dll"))
             return "error", (f"Theano's Windows loader only looks for {', '.join(rules.windows_names)}; this cuDNN "
-                             f"has {', '.join(have) or 'no DLL'} in {join(install['root'], 'bin')}")
+                             f"has {', '.join(have) or 'no DLL'} in {subpath(install['root'], 'bin')}")
         if dll not in names:
-            return "error", f"{join(install['root'], 'bin')} has no {dll}"
+            return "error", f"{subpath(install['root'], 'bin')} has no {dll}"
         if "cudnn.lib" not in names:
-            lib_x64 = join(join(install["root"], "lib"), "x64")
+            lib_x64 = subpath(subpath(install["root"], "lib"), "x64")
             return "error", (f"{lib_x64} has no cudnn.lib, the import library Theano's compile check links with "
                              "`-l cudnn`")
         return None
@@ -213,6 +197,17 @@ def _gate(facts: Facts, options: Options) -> Outcome | None:
     return None
 
 
+def _used(facts: Facts, options: Options) -> tuple[dict[str, Any], str] | Outcome:
+    """(the cuDNN install Theano uses, why) for the checks that judge it, or the skipped outcome."""
+    gate = _gate(facts, options)
+    if gate:
+        return gate
+    install, why = used_install(facts)
+    if install is None:
+        return skipped(f"Theano uses no cuDNN here ({why})")
+    return install, why
+
+
 # -- the checks ------------------------------------------------------------------------------------
 
 @check("cudnn-present", "cuDNN is installed where Theano looks for it", area="cudnn")
@@ -243,12 +238,10 @@ def cudnn_present(facts: Facts, options: Options) -> Outcome:
 
 @check("cudnn-version", "The cuDNN version is one Theano 1.0 can use (5-7)", area="cudnn")
 def cudnn_version(facts: Facts, options: Options) -> Outcome:
-    gate = _gate(facts, options)
-    if gate:
-        return gate
-    install, why = used_install(facts)
-    if install is None:
-        return skipped(f"Theano uses no cuDNN here ({why})")
+    found = _used(facts, options)
+    if isinstance(found, Outcome):
+        return found
+    install, why = found
     rules = kb_libs.theano_cudnn()
     number, major = install.get("version_number"), install.get("major")
     where_ = f"(header {install.get('header')}; {why})"
@@ -278,13 +271,12 @@ def cudnn_version(facts: Facts, options: Options) -> Outcome:
 
 @check("cudnn-cuda-match", "cuDNN was built for the CUDA toolkit in use", area="cudnn")
 def cudnn_cuda_match(facts: Facts, options: Options) -> Outcome:
-    gate = _gate(facts, options)
-    if gate:
-        return gate
-    install, why = used_install(facts)
-    if install is None:
-        return skipped(f"Theano uses no cuDNN here ({why})")
-    kit, how = toolkit_in_use(facts)
+    found = _used(facts, options)
+    if isinstance(found, Outcome):
+        return found
+    install, why = found
+    use = toolkit_in_use(facts)
+    kit = use.kit
     if not kit or not kit.get("version"):
         return skipped("the CUDA toolkit in use (or its version) is unknown")
     version = install.get("version")
@@ -292,8 +284,8 @@ def cudnn_cuda_match(facts: Facts, options: Options) -> Outcome:
         return skipped(f"the cuDNN version at {install['root']} is unknown, so its CUDA build cannot be judged")
     build = kb_libs.build_for(version)
     cuda = kit["version"]
-    details = [f"toolkit in use: {kit_label(kit)} ({how})", f"cuDNN: {_label(install)} ({why})"]
-    home = find_toolkit(facts, install.get("in_toolkit"))
+    details = [in_use_line(use), f"cuDNN: {_label(install)} ({why})"]
+    home = kit_at(facts, install.get("in_toolkit"))
     if build is None:
         return skipped(f"the build table has no row for cuDNN {version}: which CUDA it was built for cannot be "
                        "known", details=tuple(details))
@@ -319,12 +311,10 @@ def cudnn_cuda_match(facts: Facts, options: Options) -> Outcome:
 
 @check("cudnn-library", "The cuDNN library is where Theano loads it, matching the header", area="cudnn")
 def cudnn_library(facts: Facts, options: Options) -> Outcome:
-    gate = _gate(facts, options)
-    if gate:
-        return gate
-    install, why = used_install(facts)
-    if install is None:
-        return skipped(f"Theano uses no cuDNN here ({why})")
+    found = _used(facts, options)
+    if isinstance(found, Outcome):
+        return found
+    install, why = found
     rules = kb_libs.theano_cudnn()
     details = (f"{_label(install)} ({why})", f"library files: {', '.join(install.get('libraries') or []) or 'none'}")
     if not isinstance(install.get("major"), int):

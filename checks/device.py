@@ -6,19 +6,13 @@ from theanodoctor import knowledge
 from theanodoctor.engine import Options, Outcome, check, error, ok, skipped
 from theanodoctor.facts import Facts, section
 
-from .common import config_value, flavour, gpu_device, probe_ran, stage
+from .common import config_value, flavour, gpu_device, gpuarray_device, probe_ran, source_label, stage
 
 PYGPU_REMEDY = (
     "pygpu is not on PyPI: install pygpu 0.7.x from conda-forge "
     "(`conda install -c conda-forge pygpu`, Python 3.7-3.10) or build libgpuarray + pygpu 0.7.6 "
     "from source; or set device=cpu if you mean to run on the CPU."
 )
-
-
-def _where(source: str) -> str:
-    if source.startswith("file:"):
-        return source[len("file:"):]
-    return "THEANO_FLAGS" if source == "THEANO_FLAGS" else "the default"
 
 
 def pygpu_problem(facts: Facts) -> str | None:
@@ -40,12 +34,13 @@ def theano_device(facts: Facts, options: Options) -> Outcome:
         return skipped("no Theano in the target")
     device, source = config_value(facts, "device")
     device = (device or "cpu").strip()
-    origin = f"device={device} (from {_where(source)})"
+    where = source_label(source, "the default")
+    origin = f"device={device} (from {where})"
     if device.startswith("gpu"):
         return error(f"{origin} selects the old GPU back-end, removed in Theano 1.0",
                      cause="Theano 1.0 refuses it: `ValueError: You are tring to use the old GPU back-end. "
                            "It was removed from Theano. Use device=cuda* now.`",
-                     remedy=f"Set device={device.replace('gpu', 'cuda', 1)} in {_where(source)}.")
+                     remedy=f"Set device={device.replace('gpu', 'cuda', 1)} in {where}.")
     if device == "opencl":
         return error(f"{origin} is incomplete: OpenCL devices are named openclP:D (e.g. opencl0:0)",
                      remedy="Use device=opencl0:0 (platform 0, device 0) or device=cuda.")
@@ -72,7 +67,7 @@ def gpu_path(facts: Facts, options: Options) -> Outcome:
     reasons = []
     if not probe_ran(facts) or not stage(facts, "theano_import").get("ok"):
         reasons.append("Theano does not import in the target")
-    elif not (gpu_device(device) and not str(device).startswith("gpu")):
+    elif not gpuarray_device(device):
         reasons.append(f"Theano is configured for device={device or 'cpu'}")
     else:
         problem = pygpu_problem(facts)

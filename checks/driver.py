@@ -6,8 +6,9 @@ from theanodoctor import kb_cuda
 from theanodoctor.engine import Options, Outcome, check, error, ok, skipped, warn
 from theanodoctor.facts import Facts, section
 
-from .common import config_value, gpu_device, target_os
-from .gpu_common import InUse, kit_label, kit_version, not_needed, toolkit_in_use
+from .common import target_os
+from .cuda_toolkits import InUse, in_use_line, kit_label, kit_version, toolkit_in_use
+from .gpu_common import not_needed, os_label, wants_gpu
 
 SMI_NOTE = ("The driver's CUDA version (nvidia-smi's \"CUDA Version\") is the highest CUDA the driver "
             "supports, not a toolkit that is installed.")
@@ -39,8 +40,6 @@ def _install_remedy(facts: Facts) -> str:
 def nvidia_driver(facts: Facts, options: Options) -> Outcome:
     nvidia = section(facts, "nvidia")
     status = nvidia.get("status")
-    device, _ = config_value(facts, "device")
-    wants_gpu = gpu_device(device) or options.require_gpu
     if status == "ok":
         gpus = describe_gpus(nvidia)
         return ok(
@@ -53,7 +52,7 @@ def nvidia_driver(facts: Facts, options: Options) -> Outcome:
                        cause=nvidia.get("error") or "",
                        remedy="A hung driver or GPU: check `nvidia-smi` by hand; a reboot may be needed.")
     if status == "missing":
-        if wants_gpu:
+        if wants_gpu(facts, options):
             return error("no NVIDIA driver found, but a GPU is required",
                          cause=nvidia.get("error") or "", remedy=_install_remedy(facts))
         return ok("no NVIDIA driver: fine for device=cpu, no GPU path", details=(nvidia.get("error") or "",))
@@ -64,8 +63,11 @@ def nvidia_driver(facts: Facts, options: Options) -> Outcome:
                  remedy="Check `nvidia-smi`; a driver/kernel-module mismatch after an update needs a reboot.")
 
 
-def _driver_and_toolkit(facts: Facts) -> tuple[str, InUse, str] | Outcome:
+def _driver_and_toolkit(facts: Facts, options: Options) -> tuple[str, InUse, str] | Outcome:
     """(driver version, toolkit in use, its version) or the skipped outcome saying what is missing."""
+    gate = not_needed(facts, options)
+    if gate:
+        return gate
     nvidia = section(facts, "nvidia")
     driver = nvidia.get("driver_version")
     if nvidia.get("status") != "ok" or not driver:
@@ -82,17 +84,14 @@ def _driver_and_toolkit(facts: Facts) -> tuple[str, InUse, str] | Outcome:
 
 @check("driver-min-version", "The driver is new enough for the CUDA toolkit in use", area="gpu")
 def driver_min_version(facts: Facts, options: Options) -> Outcome:
-    gate = not_needed(facts, options)
-    if gate:
-        return gate
-    found = _driver_and_toolkit(facts)
+    found = _driver_and_toolkit(facts, options)
     if isinstance(found, Outcome):
         return found
     driver, use, version = found
     os_name = target_os(facts)
     need = kb_cuda.driver_need(version, use.kit.get("version_full") if use.kit else None, os_name)
     if need is None:
-        return skipped(f"the driver table has columns for Linux and Windows only, not {os_name or 'this OS'}")
+        return skipped(f"the driver table has columns for Linux and Windows only, not {os_label(facts)}")
     hard = need.hard or need.release
     if hard is None:
         return skipped(f"CUDA {version} has no {os_name} minimum in profiles/cuda_driver.yaml")
@@ -100,7 +99,7 @@ def driver_min_version(facts: Facts, options: Options) -> Outcome:
     if driver_v is None:
         return skipped(f"the driver version {driver!r} is not a version number")
     branch = "" if hard.exact else " (a driver branch: the exact point release is not in the table)"
-    details = (f"toolkit in use: {kit_label(use.kit or {})}, chosen by {use.rule}",
+    details = (in_use_line(use),
                f"{hard.what}: driver >= {hard.version} on {os_name}{branch} (source: {hard.source})")
     if kb_cuda.vcmp(driver_v, kb_cuda.vtuple(hard.version) or ()) < 0:
         return error(
@@ -129,10 +128,7 @@ def driver_min_version(facts: Facts, options: Options) -> Outcome:
 
 @check("driver-cuda-version", "The driver supports the CUDA version of the toolkit in use", area="gpu")
 def driver_cuda_version(facts: Facts, options: Options) -> Outcome:
-    gate = not_needed(facts, options)
-    if gate:
-        return gate
-    found = _driver_and_toolkit(facts)
+    found = _driver_and_toolkit(facts, options)
     if isinstance(found, Outcome):
         return found
     driver, use, version = found
@@ -141,7 +137,7 @@ def driver_cuda_version(facts: Facts, options: Options) -> Outcome:
     if have is None or want is None:
         return skipped("the driver did not report the highest CUDA version it supports "
                        "(an old nvidia-smi prints no \"CUDA Version\")")
-    details = (SMI_NOTE, f"toolkit in use: {kit_label(use.kit or {})}, chosen by {use.rule}")
+    details = (SMI_NOTE, in_use_line(use))
     if have >= want:
         return ok(f"driver {driver} supports CUDA up to {supports}; the toolkit in use is CUDA {version}",
                   details=details)

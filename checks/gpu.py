@@ -8,17 +8,16 @@ from theanodoctor import kb_cuda
 from theanodoctor.engine import Options, Outcome, check, error, ok, skipped, warn
 from theanodoctor.facts import Facts, Json, section
 
-from .common import config_value
+from .common import config_value, source_label
+from .cuda_toolkits import in_use_line, kit_version, toolkit_in_use
 from .gpu_common import (
+    TheanoGpu,
     device_ordinal,
     device_setting,
     gpu_cc,
     gpu_label,
-    kit_label,
-    kit_version,
     not_needed,
     theano_gpu,
-    toolkit_in_use,
     visible_gpus,
 )
 
@@ -49,25 +48,32 @@ def _arch_error(gpu: Json, cc: str, version: str, verdict: kb_cuda.ArchVerdict, 
                  details=(f"compute capability {how}", f"{arch.sm}: {arch.span()} (source: {arch.source})"))
 
 
-@check("gpu-arch", "The toolkit in use supports the GPU's architecture", area="gpu")
-def gpu_arch(facts: Facts, options: Options) -> Outcome:
+def _chosen(facts: Facts, options: Options) -> tuple[TheanoGpu, Json] | Outcome:
+    """(Theano's GPU and how it was chosen, the GPU), or the skipped outcome saying why there is none."""
     gate = not_needed(facts, options)
     if gate:
         return gate
     chosen = theano_gpu(facts)
     if chosen.gpu is None:
         return skipped(chosen.how)
+    return chosen, chosen.gpu
+
+
+@check("gpu-arch", "The toolkit in use supports the GPU's architecture", area="gpu")
+def gpu_arch(facts: Facts, options: Options) -> Outcome:
+    found = _chosen(facts, options)
+    if isinstance(found, Outcome):
+        return found
+    chosen, gpu = found
     use = toolkit_in_use(facts)
     version = kit_version(use)
     if use.kit is None or version is None:
         return skipped(f"no toolkit version to compare with: {use.why_none or 'the toolkit version is unknown'}")
-    gpu = chosen.gpu
     cc, how = gpu_cc(gpu)
     if cc is None:
         return skipped(f"the compute capability of {gpu_label(gpu)} is unknown: {how}")
     verdict = kb_cuda.arch_support(cc, version)
-    details = (f"Theano's GPU: {gpu_label(gpu)}, {chosen.how}",
-               f"toolkit in use: {kit_label(use.kit)}, chosen by {use.rule}")
+    details = (f"Theano's GPU: {gpu_label(gpu)}, {chosen.how}", in_use_line(use))
     if verdict.supported is None:
         return warn(f"compute capability {cc} of {gpu_label(gpu)} is not in profiles/gpu_arch.yaml: cannot tell "
                     f"whether CUDA {version} supports it",
@@ -146,24 +152,17 @@ def _preallocation(value: float, total: int | None) -> tuple[float | None, str]:
     return share * total, f"0 < p <= 1 means min(p, 0.95) x total = {share:g} x {total} MB"
 
 
-def _where(source: str) -> str:
-    return source.replace("file:", "", 1) if source.startswith("file:") else source
-
-
 @check("gpu-memory", "The GPU has the free memory gpuarray.preallocate asks for", area="gpu")
 def gpu_memory(facts: Facts, options: Options) -> Outcome:
-    gate = not_needed(facts, options)
-    if gate:
-        return gate
-    chosen = theano_gpu(facts)
-    if chosen.gpu is None:
-        return skipped(chosen.how)
-    gpu = chosen.gpu
+    found = _chosen(facts, options)
+    if isinstance(found, Outcome):
+        return found
+    chosen, gpu = found
     raw, source = config_value(facts, "gpuarray.preallocate")
     try:
         value = float(raw if raw not in (None, "") else 0)
     except (TypeError, ValueError):
-        return skipped(f"gpuarray.preallocate={raw!r} (from {_where(source)}) is not a number")
+        return skipped(f"gpuarray.preallocate={raw!r} (from {source_label(source)}) is not a number")
     free, total = gpu.get("memory_free_mb"), gpu.get("memory_total_mb")
     label = f"{gpu_label(gpu)}, {chosen.how}"
     if value < 0:
@@ -178,7 +177,7 @@ def gpu_memory(facts: Facts, options: Options) -> Outcome:
     if free is None:
         return skipped(f"gpuarray.preallocate={raw} asks for {need:.0f} MB, but the free memory of "
                        f"{gpu_label(gpu)} was not reported")
-    details = (label, f"gpuarray.preallocate={raw} from {_where(source)}: {rule}",
+    details = (label, f"gpuarray.preallocate={raw} from {source_label(source)}: {rule}",
                f"free {free} MB of {total if total is not None else '?'} MB")
     if need > free:
         if total and value <= 1:
@@ -192,7 +191,7 @@ def gpu_memory(facts: Facts, options: Options) -> Outcome:
             f"{gpu_label(gpu)}",
             cause=f"Theano preallocates that memory when it opens the GPU ({rule}; FACTS.md s2)."
                   + (f" Other processes hold {held} MB of it (see gpu-processes)." if held else ""),
-            remedy=f"Lower gpuarray.preallocate in {_where(source)} ({suggestion}), set it to 0 to preallocate "
+            remedy=f"Lower gpuarray.preallocate in {source_label(source)} ({suggestion}), set it to 0 to preallocate "
                    "nothing, or free memory on the GPU.",
             details=details)
     return ok(f"gpuarray.preallocate={raw} preallocates {need:.0f} MB; {free} MB are free on {gpu_label(gpu)}",
@@ -201,13 +200,10 @@ def gpu_memory(facts: Facts, options: Options) -> Outcome:
 
 @check("gpu-processes", "No other process holds memory on Theano's GPU", area="gpu")
 def gpu_processes(facts: Facts, options: Options) -> Outcome:
-    gate = not_needed(facts, options)
-    if gate:
-        return gate
-    chosen = theano_gpu(facts)
-    if chosen.gpu is None:
-        return skipped(chosen.how)
-    gpu = chosen.gpu
+    found = _chosen(facts, options)
+    if isinstance(found, Outcome):
+        return found
+    chosen, gpu = found
     processes = gpu.get("processes")
     if not isinstance(processes, list):
         return skipped(f"the driver did not list the processes on {gpu_label(gpu)}")

@@ -1,13 +1,11 @@
-"""What the driver, GPU and toolkit checks share: which toolkit is "in use", which GPUs CUDA
-can see, which one Theano will run on, and whether the CUDA path matters at all.
+"""What the GPU-side checks share: whether the CUDA path matters at all, which GPUs CUDA can
+see, and which one Theano will run on.
 
-No checks live here (importing it registers nothing), so driver.py, gpu.py and toolkit.py can
-all use it without changing the report order."""
+No checks live here (importing it registers nothing), so every check module can use it without
+changing the report order."""
 
 from __future__ import annotations
 
-import ntpath
-import posixpath
 import re
 from typing import NamedTuple
 
@@ -15,7 +13,7 @@ from theanodoctor import kb_cuda
 from theanodoctor.engine import Options, Outcome, skipped
 from theanodoctor.facts import Facts, Json, section
 
-from .common import config_value, env_var, target_os
+from .common import config_value, env_var, gpu_device, target_os
 
 # --- does the CUDA path matter here? ------------------------------------------------------------
 
@@ -38,120 +36,22 @@ def not_needed(facts: Facts, options: Options) -> Outcome | None:
                    "is not used (--require-gpu judges it anyway)")
 
 
+def wants_gpu(facts: Facts, options: Options) -> bool:
+    """A GPU device is configured (cuda*, opencl*, the old gpu*) or --require-gpu: the gate of the
+    library and cuDNN checks."""
+    device, _ = config_value(facts, "device")
+    return gpu_device(device) or options.require_gpu
+
+
+def not_gpu(facts: Facts) -> Outcome:
+    """The skipped outcome of the library and cuDNN checks when ``wants_gpu`` is False."""
+    device, _ = config_value(facts, "device")
+    return skipped(f"device={device or 'cpu'}: Theano loads no CUDA library; judge them with "
+                   "--require-gpu or device=cuda")
+
+
 def os_label(facts: Facts) -> str:
     return target_os(facts) or "this OS"
-
-
-# --- paths ---------------------------------------------------------------------------------------
-
-def norm_path(path: str, os_name: str) -> str:
-    """Compare paths the way the OS does: Windows ignores case and the slash direction."""
-    path = path.strip().strip('"')
-    if os_name == "Windows":
-        return ntpath.normpath(path).rstrip("\\").lower()
-    return posixpath.normpath(path).rstrip("/") or "/"
-
-
-def join(os_name: str, *parts: str) -> str:
-    return (ntpath if os_name == "Windows" else posixpath).join(*parts)
-
-
-def kit_roots(kit: Json) -> list[str]:
-    """Every spelling of a toolkit's root: the real folder and the symlinks that lead to it."""
-    return [r for r in [kit.get("root"), *(kit.get("aliases") or [])] if isinstance(r, str) and r]
-
-
-def kit_dirs(kit: Json, os_name: str, sub: str) -> set[str]:
-    """Normalised ``<root>/<sub>`` for every spelling of the toolkit's root."""
-    return {norm_path(join(os_name, root, *sub.split("/")), os_name) for root in kit_roots(kit)}
-
-
-def find_kit(path: str | None, kits: list[Json], os_name: str) -> Json | None:
-    if not path:
-        return None
-    wanted = norm_path(path, os_name)
-    return next((k for k in kits if wanted in {norm_path(r, os_name) for r in kit_roots(k)}), None)
-
-
-def kit_label(kit: Json) -> str:
-    return f"CUDA {kit.get('version') or '(version unknown)'} at {kit.get('root')}"
-
-
-def toolkits(facts: Facts) -> list[Json]:
-    kits = section(facts, "cuda").get("toolkits")
-    return [k for k in kits if isinstance(k, dict)] if isinstance(kits, list) else []
-
-
-def bins_on_path(facts: Facts) -> list[tuple[int, str, Json]]:
-    """(position, PATH entry, toolkit) for each PATH entry that is a found toolkit's bin folder."""
-    os_name = target_os(facts)
-    kits = toolkits(facts)
-    found = []
-    for pos, entry in enumerate(section(facts, "env").get("path") or []):
-        if not isinstance(entry, str):
-            continue
-        key = norm_path(entry, os_name)
-        kit = next((k for k in kits if key in kit_dirs(k, os_name, "bin")), None)
-        if kit is not None:
-            found.append((pos, entry, kit))
-    return found
-
-
-# --- the toolkit in use --------------------------------------------------------------------------
-
-class InUse(NamedTuple):
-    """The toolkit the checks judge against: the one Theano's cuda.root names, else CUDA_PATH's,
-    else the newest found. ``cuda_root`` is what Theano takes as cuda.root (None: nothing)."""
-
-    kit: Json | None
-    rule: str
-    cuda_root: str | None
-    cuda_root_source: str
-    why_none: str
-
-
-def _cuda_root(facts: Facts) -> tuple[str | None, str]:
-    value, source = config_value(facts, "cuda.root")
-    if isinstance(value, str) and value.strip():
-        where = {"default": "Theano's default: CUDA_ROOT, else CUDA_PATH, else nvcc on PATH",
-                 "THEANO_FLAGS": "THEANO_FLAGS"}.get(source, source.replace("file:", "", 1))
-        return value.strip(), where
-    if value is not None:  # Theano reported an empty cuda.root: it found none
-        return None, "Theano found none"
-    probe = section(facts, "cuda").get("theano_cuda_root") or {}
-    if probe.get("path"):
-        return str(probe["path"]), f"{probe.get('source')} (Theano's rule applied by the host probe)"
-    return None, "none found (no CUDA_ROOT, no CUDA_PATH, no nvcc on PATH)"
-
-
-def _newest(kits: list[Json]) -> Json | None:
-    known = [k for k in kits if kb_cuda.minor_of(k.get("version"))]
-    return max(known, key=lambda k: kb_cuda.minor_of(k.get("version")) or (0, 0)) if known else None
-
-
-def toolkit_in_use(facts: Facts) -> InUse:
-    cuda = section(facts, "cuda")
-    root, source = _cuda_root(facts)
-    if cuda.get("status") != "ok":
-        why = f"CUDA toolkits were not probed ({cuda.get('error') or cuda.get('status')})"
-        return InUse(None, "", root, source, why)
-    kits = toolkits(facts)
-    if not kits:
-        return InUse(None, "", root, source, "no CUDA toolkit was found")
-    os_name = target_os(facts)
-    kit = find_kit(root, kits, os_name)
-    if kit is not None:
-        return InUse(kit, f"Theano's cuda.root, from {source}", root, source, "")
-    kit = find_kit(env_var(facts, "CUDA_PATH"), kits, os_name)
-    if kit is not None:
-        return InUse(kit, "CUDA_PATH (Theano's cuda.root names no toolkit)", root, source, "")
-    kit = _newest(kits) or kits[0]
-    return InUse(kit, "the newest toolkit found (neither cuda.root nor CUDA_PATH names one)", root, source, "")
-
-
-def kit_version(use: InUse) -> str | None:
-    version = use.kit.get("version") if use.kit else None
-    return version if kb_cuda.minor_of(version) else None
 
 
 # --- GPUs CUDA can see, and the one Theano uses --------------------------------------------------

@@ -12,7 +12,18 @@ from theanodoctor import knowledge
 from theanodoctor.engine import Options, Outcome, check, error, ok, skipped, warn
 from theanodoctor.facts import Facts
 
-from .common import PYMC, THEANO, config_value, dist_version, env_var, flavour, gpu_device, probe_ran, stage, target_os
+from .common import (
+    PYMC,
+    THEANO,
+    config_value,
+    dist_version,
+    env_var,
+    flavour,
+    gpuarray_device,
+    probe_ran,
+    stage,
+    target_os,
+)
 
 TABLE = "scipy_numpy.yaml"
 PYGPU_RANGE = SpecifierSet(">=0.7.0,<0.8.0")  # Theano 1.0 gpuarray/__init__.py:61-84 (FACTS.md s3)
@@ -29,13 +40,11 @@ class Pair(NamedTuple):
 
 @knowledge.table
 def scipy_pairs() -> tuple[Pair, ...]:
-    pairs = []
-    for row in knowledge.rows(TABLE, "pairs"):
-        scipy, numpy = knowledge.spec(TABLE, row, "scipy"), knowledge.spec(TABLE, row, "numpy")
-        if scipy is None or numpy is None:
-            raise knowledge.KnowledgeError(f"{knowledge.where(TABLE, row)}: `scipy` and `numpy` are required")
-        pairs.append(Pair(scipy, numpy, knowledge.text(TABLE, row, "source")))
-    return tuple(pairs)
+    return tuple(
+        Pair(knowledge.version_range(TABLE, row, "scipy"), knowledge.version_range(TABLE, row, "numpy"),
+             knowledge.text(TABLE, row, "source"))
+        for row in knowledge.rows(TABLE, "pairs")
+    )
 
 
 def _package(facts: Facts, name: str) -> dict[str, Any]:
@@ -52,7 +61,7 @@ def _version_in(spec: SpecifierSet, version: str) -> bool | None:
 
 def _gpu_wanted(facts: Facts) -> bool:
     device, _ = config_value(facts, "device")
-    return gpu_device(device) and not str(device).startswith("gpu")
+    return gpuarray_device(device)
 
 
 # -- Theano and Theano-PyMC side by side ---------------------------------------------------------

@@ -6,18 +6,9 @@ from __future__ import annotations
 from theanodoctor.engine import Options, Outcome, check, ok, skipped, warn
 from theanodoctor.facts import Facts, Json, section
 
-from .common import env_var, is_set, target_os
-from .gpu_common import (
-    bins_on_path,
-    find_kit,
-    kit_dirs,
-    kit_label,
-    norm_path,
-    not_needed,
-    toolkit_in_use,
-    toolkits,
-    wants_cuda,
-)
+from .common import WINDOWS, and_more, env_var, is_set, norm_path, target_os
+from .cuda_toolkits import bins_on_path, find_kit, kit_dirs, kit_label, toolkit_in_use, toolkits
+from .gpu_common import not_needed, os_label, wants_cuda
 
 SET_ROOT = ("Point Theano at the toolkit: set CUDA_ROOT or CUDA_PATH to its folder, or `cuda.root` in "
             "THEANO_FLAGS / the [cuda] section of .theanorc (`root = <folder>`).")
@@ -29,6 +20,11 @@ def _probed(facts: Facts, *names: str) -> Outcome | None:
         if part.get("status") != "ok":
             return skipped(f"the {name} section was not probed ({part.get('error') or part.get('status')})")
     return None
+
+
+def _gate(facts: Facts, options: Options) -> Outcome | None:
+    """Skipped when the CUDA path is not used, or the toolkits or the environment were not probed."""
+    return not_needed(facts, options) or _probed(facts, "cuda", "env")
 
 
 def _kit_line(kit: Json) -> str:
@@ -84,7 +80,7 @@ def cuda_toolkit(facts: Facts, options: Options) -> Outcome:
 
 @check("cuda-path-order", "PATH finds the bin folder of the toolkit in use first", area="cuda")
 def cuda_path_order(facts: Facts, options: Options) -> Outcome:
-    gate = not_needed(facts, options) or _probed(facts, "cuda", "env")
+    gate = _gate(facts, options)
     if gate:
         return gate
     found = bins_on_path(facts)
@@ -108,7 +104,7 @@ def cuda_path_order(facts: Facts, options: Options) -> Outcome:
     if first is use.kit:
         return ok(f"{kit_label(first)} comes first on PATH, matching {use.rule}", details=listing)
     wanted_entry = next(entry for entry, kit in kits if kit is use.kit)
-    if target_os(facts) == "Windows":
+    if target_os(facts) == WINDOWS:
         cause = (f"Windows looks for each DLL in the PATH folders in order, so a CUDA DLL that both folders "
                  f"provide (curand64_10.dll, for one) is loaded from CUDA {first.get('version')}, while Theano's "
                  f"cuda.root (where its cuDNN default comes from) is CUDA {use.kit.get('version')}.")
@@ -126,7 +122,7 @@ def cuda_path_order(facts: Facts, options: Options) -> Outcome:
 
 @check("cuda-path-env", "CUDA_PATH, CUDA_ROOT and PATH agree", area="cuda")
 def cuda_path_env(facts: Facts, options: Options) -> Outcome:
-    gate = not_needed(facts, options) or _probed(facts, "cuda", "env")
+    gate = _gate(facts, options)
     if gate:
         return gate
     os_name = target_os(facts)
@@ -147,14 +143,14 @@ def cuda_path_env(facts: Facts, options: Options) -> Outcome:
         if on_path:
             others = ", ".join(sorted({kit_label(kit) for _, _, kit in on_path}))
             problems.append(f"CUDA_PATH names {kit_label(path_kit)}, but PATH has the bin folder of {others} instead")
-        elif os_name == "Windows":
+        elif os_name == WINDOWS:
             problems.append(f"CUDA_PATH names {kit_label(path_kit)}, but its bin folder is not on PATH: Windows "
                             "finds the CUDA DLLs through PATH")
-    if os_name == "Windows" and not root_var and not path_var and not is_set(facts, "cuda.root"):
+    if os_name == WINDOWS and not root_var and not path_var and not is_set(facts, "cuda.root"):
         problems.append("neither CUDA_PATH nor CUDA_ROOT is set: on Windows Theano finds cuda.root only through "
                         "them (it looks for a file named exactly `nvcc`, never nvcc.exe)")
     if problems:
-        return warn(problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""),
+        return warn(problems[0] + and_more(problems),
                     cause="Theano takes cuda.root from CUDA_ROOT, else CUDA_PATH, else the folder above a file "
                           "named nvcc on PATH (FACTS.md s2); tools and DLL loading follow PATH. When they name "
                           "different toolkits, or a folder that is not there, the parts do not fit together.",
@@ -169,12 +165,12 @@ def cuda_path_env(facts: Facts, options: Options) -> Outcome:
 
 @check("cuda-lib-path", "The loader finds the libraries of the toolkit in use (Linux)", area="cuda")
 def cuda_lib_path(facts: Facts, options: Options) -> Outcome:
-    gate = not_needed(facts, options) or _probed(facts, "cuda", "env")
+    gate = _gate(facts, options)
     if gate:
         return gate
     os_name = target_os(facts)
     if os_name != "Linux":
-        return skipped(f"Linux only; {os_name or 'this OS'} does not use LD_LIBRARY_PATH (Windows finds the CUDA "
+        return skipped(f"Linux only; {os_label(facts)} does not use LD_LIBRARY_PATH (Windows finds the CUDA "
                        "DLLs through PATH: see cuda-path-env)")
     use = toolkit_in_use(facts)
     if use.kit is None:

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-from theanodoctor.knowledge import KnowledgeError, choice, load_table, rows, spec, strings, table, text, where
+from theanodoctor.knowledge import KnowledgeError, choice, load_table, rows, strings, table, text, version_range, where
 
 OSES = ("linux", "windows")
 _DOTTED = re.compile(r"^\d+(\.\d+)*$")
@@ -116,11 +116,8 @@ def driver_table() -> DriverTable:
     families = []
     for row in rows(name, "minor_compat"):
         mins = _minimums(name, row)
-        cuda = spec(name, row, "cuda")
-        if cuda is None:
-            raise KnowledgeError(f"{where(name, row)}: `cuda` must be a version range such as '>=12,<13'")
         families.append(CompatFamily(
-            cuda=cuda, label=text(name, row, "label"),
+            cuda=version_range(name, row, "cuda"), label=text(name, row, "label"),
             linux=mins["linux"], windows=mins["windows"],
             exact=_flag(name, row, "exact"), source=text(name, row, "source"),
             where=where(name, row),

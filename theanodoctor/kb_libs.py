@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-from theanodoctor.knowledge import KnowledgeError, rows, spec, strings, table, text, where
+from theanodoctor.knowledge import KnowledgeError, rows, strings, table, text, version_range, where
 
 LIBS = "cuda_libraries.yaml"
 CUDNN = "cudnn.yaml"
@@ -26,13 +26,6 @@ _NUMERIC = re.compile(r"^\d+(\.\d+)*$")
 
 
 # -- validators these tables need beyond knowledge's ------------------------------------------
-
-def _range(name: str, row: Any, key: str) -> SpecifierSet:
-    value = spec(name, row, key)
-    if value is None:
-        raise KnowledgeError(f"{where(name, row)}: `{key}` is required (a version range)")
-    return value
-
 
 def _cuda_list(name: str, row: Any, key: str) -> tuple[str, ...]:
     values = strings(name, row, key)
@@ -155,7 +148,7 @@ def _library_rows(key: str, os_name: str) -> tuple[LibraryNames, ...]:
     found = []
     for row in rows(LIBS, key):
         files = _files(LIBS, row, "files")
-        found.append(LibraryNames(os_name, _range(LIBS, row, "cuda"), files,
+        found.append(LibraryNames(os_name, version_range(LIBS, row, "cuda"), files,
                                   _subset(LIBS, row, "inferred", files), text(LIBS, row, "source")))
     return tuple(found)
 
@@ -188,7 +181,7 @@ def loader_rule() -> LoaderRule:
 
 @table
 def guide_aliases() -> tuple[GuideAliases, ...]:
-    return tuple(GuideAliases(_range(LIBS, row, "cuda"), _files(LIBS, row, "names"), text(LIBS, row, "source"))
+    return tuple(GuideAliases(version_range(LIBS, row, "cuda"), _files(LIBS, row, "names"), text(LIBS, row, "source"))
                  for row in rows(LIBS, "guide_aliases"))
 
 
@@ -256,7 +249,7 @@ def theano_cudnn() -> TheanoCudnn:
 @table
 def cudnn_builds() -> tuple[CudnnBuild, ...]:
     return tuple(
-        CudnnBuild(_range(CUDNN, row, "cudnn"), _label(CUDNN, row, "label"), _cuda_list(CUDNN, row, "cuda"),
+        CudnnBuild(version_range(CUDNN, row, "cudnn"), _label(CUDNN, row, "label"), _cuda_list(CUDNN, row, "cuda"),
                    _cuda_list(CUDNN, row, "cuda_unverified"), text(CUDNN, row, "source"))
         for row in rows(CUDNN, "builds")
     )
@@ -321,7 +314,7 @@ def gcc_older_than(gcc: str, limit: str) -> bool:
 @table
 def gcc_limits() -> tuple[GccLimit, ...]:
     return tuple(
-        GccLimit(_range(COMPILERS, row, "cuda"), _number(COMPILERS, row, "max_gcc"),
+        GccLimit(version_range(COMPILERS, row, "cuda"), _number(COMPILERS, row, "max_gcc"),
                  _number(COMPILERS, row, "min_gcc", required=False),
                  text(COMPILERS, row, "error_text", required=False), text(COMPILERS, row, "source"))
         for row in rows(COMPILERS, "gcc")
@@ -331,7 +324,7 @@ def gcc_limits() -> tuple[GccLimit, ...]:
 @table
 def msvc_ranges() -> tuple[MsvcRange, ...]:
     return tuple(
-        MsvcRange(_range(COMPILERS, row, "cuda"), text(COMPILERS, row, "visual_studio"),
+        MsvcRange(version_range(COMPILERS, row, "cuda"), text(COMPILERS, row, "visual_studio"),
                   text(COMPILERS, row, "error_text", required=False), text(COMPILERS, row, "source"))
         for row in rows(COMPILERS, "msvc")
     )

@@ -1,7 +1,8 @@
 """Load the YAML knowledge tables of ``theanodoctor.profiles`` once, typed, with file:line errors.
 
-``load_table`` and the small validators (``rows``, ``text``, ``strings``, ``spec``, ``choice``)
-are shared by every typed table loader; each raises ``KnowledgeError`` naming file and line."""
+``load_table`` and the small validators (``rows``, ``text``, ``strings``, ``spec``,
+``version_range``, ``choice``) are shared by every typed table loader; each raises
+``KnowledgeError`` naming file and line."""
 
 from __future__ import annotations
 
@@ -101,6 +102,14 @@ def spec(name: str, row: Any, key: str) -> SpecifierSet | None:
         return SpecifierSet(str(value))
     except InvalidSpecifier as exc:
         raise KnowledgeError(f"{where(name, row)}: `{key}` is not a version range: {value!r}") from exc
+
+
+def version_range(name: str, row: Any, key: str) -> SpecifierSet:
+    """A required ``spec``."""
+    value = spec(name, row, key)
+    if value is None:
+        raise KnowledgeError(f"{where(name, row)}: `{key}` is required (a version range)")
+    return value
 
 
 def choice(name: str, row: Any, key: str, choices: tuple[str, ...]) -> str:
