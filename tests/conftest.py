@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Callable
 
@@ -27,6 +28,34 @@ def guard_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for var in _ISOLATED_VARS:
         monkeypatch.delenv(var, raising=False)
     return home
+
+
+class _ProfilesFolder:
+    """Stands in for the installed profiles folder: table texts held in a dict."""
+
+    def __init__(self, files: dict[str, str]) -> None:
+        self.files = files
+
+    def joinpath(self, name: str) -> _ProfilesFolder:
+        return _ProfilesFolder({"": self.files[name]})
+
+    def read_text(self, encoding: str = "utf-8") -> str:
+        return self.files[""]
+
+
+@pytest.fixture
+def fake_profiles(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, str]]:
+    """``fake_profiles["x.yaml"] = text``: the knowledge loaders read these texts instead of the
+    real tables (every parsed table is forgotten before and after)."""
+    import theanodoctor.checks  # noqa: F401  (registers every table loader)
+
+    from theanodoctor import knowledge
+
+    files: dict[str, str] = {}
+    monkeypatch.setattr(knowledge.resources, "files", lambda pkg: _ProfilesFolder(files))
+    knowledge.forget()
+    yield files
+    knowledge.forget()
 
 
 @pytest.fixture(scope="session")

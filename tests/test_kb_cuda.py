@@ -3,13 +3,9 @@ malformed table names its file and line."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from theanodoctor import kb_cuda, knowledge
-
-CACHED = (kb_cuda.driver_table, kb_cuda.architectures, kb_cuda.gpu_names)
 
 
 def test_tables_load_typed_with_a_source_on_every_row():
@@ -130,33 +126,9 @@ def test_version_helpers():
 
 # --- malformed tables --------------------------------------------------------------------------
 
-class _FakeDir:
-    """Stands in for the installed profiles folder, holding in-memory table texts."""
-
-    def __init__(self, files: dict[str, str]) -> None:
-        self.files = files
-
-    def joinpath(self, name: str) -> _FakeFile:
-        return _FakeFile(self.files[name])
-
-
-class _FakeFile:
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def read_text(self, encoding: str = "utf-8") -> str:
-        return self.text
-
-
 @pytest.fixture
-def tables(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, str]]:
-    files: dict[str, str] = {}
-    monkeypatch.setattr(knowledge.resources, "files", lambda pkg: _FakeDir(files))
-    for loader in CACHED:
-        loader.cache_clear()
-    yield files
-    for loader in CACHED:
-        loader.cache_clear()
+def tables(fake_profiles: dict[str, str]) -> dict[str, str]:
+    return fake_profiles
 
 
 GOOD_DRIVER = """\

@@ -7,13 +7,6 @@ import pytest
 from theanodoctor import kb_libs, knowledge
 
 
-@pytest.fixture(autouse=True)
-def fresh_tables():
-    kb_libs.clear_caches()
-    yield
-    kb_libs.clear_caches()
-
-
 def test_tables_load_typed_with_a_source_on_every_row():
     rows = [*kb_libs.library_names(), kb_libs.loader_rule(), *kb_libs.guide_aliases(), kb_libs.theano_cudnn(),
             *kb_libs.cudnn_builds(), *kb_libs.cudnn_files(), *kb_libs.gcc_limits(), *kb_libs.msvc_ranges()]
@@ -132,21 +125,6 @@ def test_msvc_rows_only_where_verified():
 
 # -- malformed tables --------------------------------------------------------------------------
 
-class _FakeDir:
-    def __init__(self, files):
-        self.files = files
-
-    def joinpath(self, name):
-        return _FakeFile(self.files[name])
-
-
-class _FakeFile:
-    def __init__(self, text):
-        self.text = text
-
-    def read_text(self, encoding="utf-8"):
-        return self.text
-
 
 LOADER = """\
 loader:
@@ -192,8 +170,7 @@ loader:
      r"profiles/host_compilers.yaml: expected a list under `msvc:`"),
     ("host_compilers.yaml", "gcc: [\n", kb_libs.gcc_limits, r"profiles/host_compilers.yaml: not valid YAML"),
 ])
-def test_malformed_tables_name_file_and_line(monkeypatch, name, text, loader, expected):
-    monkeypatch.setattr(knowledge.resources, "files", lambda pkg: _FakeDir({name: text}))
-    kb_libs.clear_caches()
+def test_malformed_tables_name_file_and_line(fake_profiles, name, text, loader, expected):
+    fake_profiles[name] = text
     with pytest.raises(knowledge.KnowledgeError, match=expected):
         loader()

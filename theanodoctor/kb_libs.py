@@ -353,11 +353,3 @@ def gcc_limits_for(version: str, full: str | None = None) -> tuple[GccLimit, ...
 def msvc_range_for(version: str, full: str | None = None) -> MsvcRange | None:
     found = _rows_for(msvc_ranges(), version, full)
     return found[0] if found else None
-
-
-def clear_caches() -> None:
-    """Forget the loaded tables (tests that swap the profiles folder)."""
-    for loader in (library_names, loader_rule, guide_aliases, theano_cudnn, cudnn_builds, cudnn_files,
-                   gcc_limits, msvc_ranges):
-        loader.cache_clear()
-

@@ -24,6 +24,12 @@ def table(loader: Callable[[], T]) -> functools._lru_cache_wrapper[T]:
     return cached
 
 
+def forget() -> None:
+    """Drop every parsed table (tests that swap the profiles folder)."""
+    for loader in TABLES:
+        loader.cache_clear()
+
+
 def preload() -> None:
     """Parse every registered table now (the CLI does this while the target probe runs)."""
     for loader in TABLES:
