@@ -119,6 +119,7 @@ def test_wheel_holds_the_namespaced_packages(installed: Installed) -> None:
     assert expect("profiles", "*.yaml") <= names
     assert "theanodoctor/fixes/__init__.py" in names
     assert "theanodoctor/probe/target_probe.py" in names
+    assert "theanodoctor/smoke/target_smoke.py" in names
     for stray in ("checks/", "fixes/", "profiles/"):
         assert not any(name.startswith(stray) for name in names), stray
 

@@ -99,14 +99,16 @@ def cli() -> None:
 @click.option("--only", multiple=True, metavar="ID", help="Run only this check (repeatable).")
 @click.option("--skip", multiple=True, metavar="ID", help="Skip this check (repeatable).")
 @click.option("--list", "list_checks", is_flag=True, help="List the checks, grouped by area, and exit.")
+@click.option("--smoke", is_flag=True,
+              help="Also run `smoke-test` (default options) on the target; its result joins the report.")
 @timeout_option
 def check(python_spec: str | None, snapshot: str | None, fmt: str, verbose: bool, strict: bool,
           require_gpu: bool, only: tuple[str, ...], skip: tuple[str, ...], list_checks: bool,
-          timeout: float) -> None:
+          smoke: bool, timeout: float) -> None:
     """Check the Theano environment and this machine; say what is wrong and how to fix it."""
     if python_spec and snapshot:
         raise click.UsageError("--python and --from exclude each other")
-    pending = None
+    pending, python = None, None
     if not (list_checks or snapshot):
         from theanodoctor.gather import Pending, select_target
 
@@ -136,14 +138,35 @@ def check(python_spec: str | None, snapshot: str | None, fmt: str, verbose: bool
         facts = pending.wait()
     options = engine.Options(require_gpu=require_gpu)
     report = Report(facts, tuple(engine.run_checks(facts, checks, options)), options)
+    smoked = _smoke_for_check(python, fmt) if smoke else None
+    exit_code = max(report.exit_code(strict), smoked.exit_code if smoked else 0)
     if fmt == "json":
-        _emit(_json(report.to_dict(strict)))
+        document = report.to_dict(strict)
+        if smoke:
+            document["smoke"] = smoked.to_dict() if smoked else None
+            document["exit_code"] = exit_code
+        _emit(_json(document))
     else:
         from theanodoctor.render.text import render_text
 
         _emit(render_text(report, verbose=verbose, style=_style()))
+        if smoked:
+            from theanodoctor.render.smoke import render_smoke
+
+            _emit(render_smoke(smoked, _style()))
         _note_other_candidates(facts)
-    sys.exit(report.exit_code(strict))
+    sys.exit(exit_code)
+
+
+def _smoke_for_check(python: str | None, fmt: str) -> Any:
+    """The smoke result for `check --smoke` (None: no target, e.g. with --from)."""
+    if not python:
+        return None
+    from theanodoctor.smoke.runner import Options
+
+    if fmt == "text":
+        _note(f"smoke-testing {python} (fresh compile cache)")
+    return _smoke(python, Options())
 
 
 def _preload(fmt: str) -> None:
@@ -169,6 +192,73 @@ def _json(document: dict[str, Any]) -> str:
     from theanodoctor.render.jsonfmt import dumps
 
     return dumps({"schema_version": SCHEMA_VERSION, **document})
+
+
+SMOKE_EXIT_CODES_HELP = """\b
+Exit codes:
+  0  every stage computed correctly on the requested device
+  1  a stage failed, or the device was not really used (silent CPU fallback)
+  2  usage error (bad option, bad --python)
+  3  the doctor failed, or the target did not run the smoke script
+"""
+
+smoke_device_option = click.option(
+    "--device", metavar="DEVICE", callback=lambda ctx, param, value: _check_device(value),
+    help="Override Theano's device: cpu, cuda, cudaN, openclP:D. Default: the target's config.")
+
+
+def _check_device(value: str | None) -> str | None:
+    import re
+
+    if value is not None and not re.fullmatch(r"cpu|cuda\d*|opencl\d+:\d+", value):
+        raise click.BadParameter(f"{value!r} is not one of cpu, cuda, cudaN, openclP:D", param_hint="--device")
+    return value
+
+
+@cli.command("smoke-test", epilog=SMOKE_EXIT_CODES_HELP)
+@python_option
+@smoke_device_option
+@click.option("--flags", metavar="FLAGS", help="Extra THEANO_FLAGS, applied after the user's own.")
+@click.option("--size", type=click.IntRange(16, 16384), default=2048, show_default=True,
+              help="Side of the square float32 matrices of the matmul stage.")
+@click.option("--repeats", type=click.IntRange(1, 100), default=3, show_default=True,
+              help="Timed runs after the first; the median is reported.")
+@click.option("--keep-cache", is_flag=True,
+              help="Use the user's compile cache instead of a fresh temporary one (faster; trusts the cache).")
+@click.option("--stage-timeout", type=click.FloatRange(1, 3600), default=300.0, show_default=True,
+              help="Seconds one stage (or `import theano`) may take.")
+@click.option("--timeout", type=click.FloatRange(1, 7200), default=900.0, show_default=True,
+              help="Seconds the whole smoke test may take.")
+@format_option
+def smoke_test(python_spec: str | None, device: str | None, flags: str | None, size: int, repeats: int,
+               keep_cache: bool, stage_timeout: float, timeout: float, fmt: str) -> None:
+    """Prove the stack computes: matmul, conv and a broader op set through Theano on the device,
+    checked against numpy, with timings; detects the silent fallback to the CPU."""
+    from theanodoctor.gather import select_target
+    from theanodoctor.smoke.runner import Options
+
+    python, _ = select_target(python_spec)
+    if python is None:
+        raise click.UsageError("no Python environment with Theano found (choose one with --python)")
+    options = Options(device=device, flags=flags, size=size, repeats=repeats, keep_cache=keep_cache,
+                      stage_timeout=stage_timeout, timeout=timeout)
+    if fmt == "text":
+        _note(f"smoke-testing {python}" + ("" if keep_cache else " (fresh compile cache: every op compiles)"))
+    result = _smoke(python, options)
+    if fmt == "json":
+        _emit(_json({"smoke": result.to_dict(), "exit_code": result.exit_code}))
+    else:
+        from theanodoctor.render.smoke import render_smoke
+
+        _emit(render_smoke(result, _style()))
+    sys.exit(result.exit_code)
+
+
+def _smoke(python: str, options: Any) -> Any:
+    from theanodoctor.smoke.result import judge
+    from theanodoctor.smoke.runner import run_smoke
+
+    return judge(run_smoke(python, options), options.device, options.stages)
 
 
 @cli.command()
