@@ -8,7 +8,10 @@ exception classes; everything nvidia-smi does runs for real as a shell script.
 from __future__ import annotations
 
 import ctypes.util
+import os
 import shutil
+import subprocess
+import sys
 import textwrap
 import time
 from collections import namedtuple
@@ -18,6 +21,7 @@ from typing import Any
 import pynvml
 import pytest
 
+from theanodoctor.host import nvidia
 from theanodoctor.host.nvidia import cuda_version_from_int, probe_nvidia
 
 RTX_UUID = "GPU-2b1f2c9e-7d1a-4c8e-9a43-0f6b2d5e8c11"
@@ -272,3 +276,13 @@ def test_smi_output_with_unexpected_shape_still_returns(tmp_path: Path) -> None:
     (gpu,) = result["gpus"]
     assert gpu["memory_total_mb"] is None
     assert gpu["memory_free_mb"] == 1
+
+
+def test_no_kernel_driver_skips_loading_nvml() -> None:
+    """Without a loaded driver the default probe does not even import pynvml (a real run)."""
+    if any(os.path.exists(mark) for mark in nvidia._LINUX_DRIVER_MARKS) or sys.platform != "linux":
+        pytest.skip("this machine has an NVIDIA kernel driver (or is not Linux)")
+    code = ("import sys; from theanodoctor.host.nvidia import probe_nvidia; r = probe_nvidia(); "
+            "print(r['status'], 'pynvml' in sys.modules, r['nvml_error'])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.startswith("missing False ") and "kernel driver not loaded" in out

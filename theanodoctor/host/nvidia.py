@@ -23,7 +23,16 @@ _GPU_FIELDS = ("index", "name", "uuid", "pci.bus_id", "driver_version", "memory.
 _CUDA_LINE = re.compile(r"CUDA Version\s*:\s*([0-9]+(?:\.[0-9]+)?)")
 
 
+# On Linux a loaded NVIDIA kernel driver shows /proc/driver/nvidia (containers see the host's);
+# WSL2 has no such folder but exposes the GPU as /dev/dxg. Without either, NVML cannot answer,
+# and loading pynvml (~60 ms of CPU) would only slow the target probe running beside us.
+_LINUX_DRIVER_MARKS = ("/proc/driver/nvidia", "/dev/dxg")
+
+
 def _default_nvml() -> Any:
+    if os.name == "posix" and os.uname().sysname == "Linux" and not any(
+            os.path.exists(mark) for mark in _LINUX_DRIVER_MARKS):
+        raise ImportError("NVIDIA kernel driver not loaded (no /proc/driver/nvidia)")
     import pynvml  # lazily: only the driver probe needs it
 
     return pynvml
