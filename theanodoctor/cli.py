@@ -13,23 +13,18 @@ from typing import Any, Callable, NoReturn
 import click
 
 from theanodoctor import __version__
-
-EXIT_CODES_HELP = """\b
-Exit codes:
-  0  nothing blocking found
-  1  a blocking error was found (--strict: a warning too)
-  2  usage error (bad option, bad --python, unreadable --from)
-  3  the doctor or a probe failed (crash, timeout)
-"""
-
-
-class Failure(Exception):
-    """An expected failure with a user-facing message and an exit code."""
-
-    def __init__(self, message: str, exit_code: int, kind: str = "usage") -> None:
-        super().__init__(message)
-        self.exit_code = exit_code
-        self.kind = kind
+from theanodoctor.clikit import (
+    EXIT_CODES_HELP,
+    Failure,
+    emit,
+    format_option,
+    json_doc,
+    note,
+    python_option,
+    style,
+    timeout_option,
+)
+from theanodoctor.commands.report import report
 
 
 def _wants_json(argv: list[str]) -> bool:
@@ -39,42 +34,12 @@ def _wants_json(argv: list[str]) -> bool:
     )
 
 
-def _emit(text: str) -> None:
-    sys.stdout.write(text if text.endswith("\n") else text + "\n")
-    sys.stdout.flush()
-
-
-def _note(text: str) -> None:
-    click.echo(text, err=True)
-
-
 def _usage_errors() -> tuple[type[BaseException], ...]:
     from theanodoctor.engine import UnknownCheck
     from theanodoctor.facts import SnapshotError
     from theanodoctor.targets import TargetError
 
     return (UnknownCheck, SnapshotError, TargetError)
-
-
-def _style() -> Any:
-    from theanodoctor.render.style import detect
-
-    return detect(sys.stdout)
-
-
-format_option = click.option(
-    "--format", "-f", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
-    help="text for people; json prints only the JSON document (with schema_version).",
-)
-python_option = click.option(
-    "--python", "python_spec", metavar="PATH",
-    help="Target: an interpreter, a venv or conda env folder, or a command on PATH. "
-         "Default: discover environments and pick the best one with Theano.",
-)
-timeout_option = click.option(
-    "--timeout", type=click.FloatRange(1, 3600), default=120.0, show_default=True,
-    help="Seconds the target probe may take (a first `import theano` compiles C code).",
-)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_CODES_HELP)
@@ -115,17 +80,17 @@ def check(python_spec: str | None, snapshot: str | None, fmt: str, verbose: bool
         python, candidates = select_target(python_spec)
         pending = Pending(python, candidates, probe_timeout=timeout)  # starts the probe now
         if fmt == "text":
-            _note(f"checking {python}" if python else "no Python environment with Theano found")
+            note(f"checking {python}" if python else "no Python environment with Theano found")
     from theanodoctor import engine
 
     checks = engine.select(engine.all_checks(), only, skip)
     if list_checks:
         if fmt == "json":
-            _emit(_json({"checks": [{"id": c.id, "title": c.title, "area": c.area} for c in checks]}))
+            emit(json_doc({"checks": [{"id": c.id, "title": c.title, "area": c.area} for c in checks]}))
         else:
             from theanodoctor.render.text import render_list
 
-            _emit(render_list(checks, _style()))
+            emit(render_list(checks, style()))
         return
     from theanodoctor.facts import Facts
     from theanodoctor.report import Report
@@ -145,15 +110,15 @@ def check(python_spec: str | None, snapshot: str | None, fmt: str, verbose: bool
         if smoke:
             document["smoke"] = smoked.to_dict() if smoked else None
             document["exit_code"] = exit_code
-        _emit(_json(document))
+        emit(json_doc(document))
     else:
         from theanodoctor.render.text import render_text
 
-        _emit(render_text(report, verbose=verbose, style=_style()))
+        emit(render_text(report, verbose=verbose, style=style()))
         if smoked:
             from theanodoctor.render.smoke import render_smoke
 
-            _emit(render_smoke(smoked, _style()))
+            emit(render_smoke(smoked, style()))
         _note_other_candidates(facts)
     sys.exit(exit_code)
 
@@ -165,7 +130,7 @@ def _smoke_for_check(python: str | None, fmt: str) -> Any:
     from theanodoctor.smoke.runner import Options
 
     if fmt == "text":
-        _note(f"smoke-testing {python} (fresh compile cache)")
+        note(f"smoke-testing {python} (fresh compile cache)")
     return _smoke(python, Options())
 
 
@@ -183,15 +148,8 @@ def _note_other_candidates(facts: Any) -> None:
     others = [c for c in section.get("candidates", []) if c.get("python") != section.get("chosen")
               and (c.get("theano") or c.get("theano_pymc"))]
     if others:
-        _note("other environments with Theano: " + ", ".join(c["python"] for c in others[:5])
+        note("other environments with Theano: " + ", ".join(c["python"] for c in others[:5])
               + (" …" if len(others) > 5 else "") + " (choose with --python)")
-
-
-def _json(document: dict[str, Any]) -> str:
-    from theanodoctor.facts import SCHEMA_VERSION
-    from theanodoctor.render.jsonfmt import dumps
-
-    return dumps({"schema_version": SCHEMA_VERSION, **document})
 
 
 SMOKE_EXIT_CODES_HELP = """\b
@@ -243,14 +201,14 @@ def smoke_test(python_spec: str | None, device: str | None, flags: str | None, s
     options = Options(device=device, flags=flags, size=size, repeats=repeats, keep_cache=keep_cache,
                       stage_timeout=stage_timeout, timeout=timeout)
     if fmt == "text":
-        _note(f"smoke-testing {python}" + ("" if keep_cache else " (fresh compile cache: every op compiles)"))
+        note(f"smoke-testing {python}" + ("" if keep_cache else " (fresh compile cache: every op compiles)"))
     result = _smoke(python, options)
     if fmt == "json":
-        _emit(_json({"smoke": result.to_dict(), "exit_code": result.exit_code}))
+        emit(json_doc({"smoke": result.to_dict(), "exit_code": result.exit_code}))
     else:
         from theanodoctor.render.smoke import render_smoke
 
-        _emit(render_smoke(result, _style()))
+        emit(render_smoke(result, style()))
     sys.exit(result.exit_code)
 
 
@@ -270,34 +228,15 @@ def envs(fmt: str) -> None:
     candidates = targets.discover()
     best = targets.choose(candidates)
     if fmt == "json":
-        _emit(_json({"chosen": best.python if best else None,
+        emit(json_doc({"chosen": best.python if best else None,
                      "candidates": [c.to_dict() for c in candidates]}))
         return
     from theanodoctor.render.envs import render_envs
 
-    _emit(render_envs(candidates, best, _style()))
+    emit(render_envs(candidates, best, style()))
 
 
-@cli.command()
-@python_option
-@click.option("--format", "-f", "fmt", type=click.Choice(["json"]), default="json", show_default=True,
-              help="json: the full facts snapshot, loadable with `check --from`.")
-@click.option("--no-redact", is_flag=True, help="Keep home paths, host names and GPU UUIDs.")
-@timeout_option
-def report(python_spec: str | None, fmt: str, no_redact: bool, timeout: float) -> None:
-    """Print the facts snapshot (redacted by default) for bug reports and `check --from`."""
-    from theanodoctor.gather import Pending, select_target
-
-    python, candidates = select_target(python_spec)
-    facts = Pending(python, candidates, probe_timeout=timeout).wait()
-    data = facts.to_dict()
-    if not no_redact:
-        from theanodoctor.redact import redact
-
-        data = redact(data)
-    from theanodoctor.render.jsonfmt import dumps
-
-    _emit(dumps(data))
+cli.add_command(report)
 
 
 def _run(entry: Callable[..., Any], argv: list[str]) -> NoReturn:
@@ -307,8 +246,8 @@ def _run(entry: Callable[..., Any], argv: list[str]) -> NoReturn:
         if as_json:
             from theanodoctor.render.jsonfmt import error_document
 
-            _emit(error_document(kind, message, code))
-        _note(f"theanodoctor: {message}")
+            emit(error_document(kind, message, code))
+        note(f"theanodoctor: {message}")
         sys.exit(code)
 
     try:
@@ -319,10 +258,12 @@ def _run(entry: Callable[..., Any], argv: list[str]) -> NoReturn:
         fail("aborted", 3, "aborted")
     except click.UsageError as exc:
         if not as_json and exc.ctx is not None:
-            _note(exc.ctx.get_usage())
+            note(exc.ctx.get_usage())
         fail(exc.format_message(), 2, "usage")
     except click.ClickException as exc:
         fail(exc.format_message(), 2, "usage")
+    except Failure as exc:
+        fail(str(exc), exc.exit_code, exc.kind)
     except KeyboardInterrupt:
         fail("interrupted", 3, "interrupted")
     except Exception as exc:  # the one place exceptions become exit codes

@@ -1,0 +1,1 @@
+"""Fleet view: merge many snapshots/reports into one table (`summarize`)."""
