@@ -21,10 +21,13 @@ from theanodoctor.clikit import (
     json_doc,
     note,
     python_option,
+    smoke_options,
     style,
     timeout_option,
 )
+from theanodoctor.commands.preflight import preflight
 from theanodoctor.commands.report import report
+from theanodoctor.commands.summarize import summarize
 
 
 def _wants_json(argv: list[str]) -> bool:
@@ -160,33 +163,9 @@ Exit codes:
   3  the doctor failed, or the target did not run the smoke script
 """
 
-smoke_device_option = click.option(
-    "--device", metavar="DEVICE", callback=lambda ctx, param, value: _check_device(value),
-    help="Override Theano's device: cpu, cuda, cudaN, openclP:D. Default: the target's config.")
-
-
-def _check_device(value: str | None) -> str | None:
-    import re
-
-    if value is not None and not re.fullmatch(r"cpu|cuda\d*|opencl\d+:\d+", value):
-        raise click.BadParameter(f"{value!r} is not one of cpu, cuda, cudaN, openclP:D", param_hint="--device")
-    return value
-
-
 @cli.command("smoke-test", epilog=SMOKE_EXIT_CODES_HELP)
 @python_option
-@smoke_device_option
-@click.option("--flags", metavar="FLAGS", help="Extra THEANO_FLAGS, applied after the user's own.")
-@click.option("--size", type=click.IntRange(16, 16384), default=2048, show_default=True,
-              help="Side of the square float32 matrices of the matmul stage.")
-@click.option("--repeats", type=click.IntRange(1, 100), default=3, show_default=True,
-              help="Timed runs after the first; the median is reported.")
-@click.option("--keep-cache", is_flag=True,
-              help="Use the user's compile cache instead of a fresh temporary one (faster; trusts the cache).")
-@click.option("--stage-timeout", type=click.FloatRange(1, 3600), default=300.0, show_default=True,
-              help="Seconds one stage (or `import theano`) may take.")
-@click.option("--timeout", type=click.FloatRange(1, 7200), default=900.0, show_default=True,
-              help="Seconds the whole smoke test may take.")
+@smoke_options
 @format_option
 def smoke_test(python_spec: str | None, device: str | None, flags: str | None, size: int, repeats: int,
                keep_cache: bool, stage_timeout: float, timeout: float, fmt: str) -> None:
@@ -213,10 +192,9 @@ def smoke_test(python_spec: str | None, device: str | None, flags: str | None, s
 
 
 def _smoke(python: str, options: Any) -> Any:
-    from theanodoctor.smoke.result import judge
-    from theanodoctor.smoke.runner import run_smoke
+    from theanodoctor.smoke import smoke_test
 
-    return judge(run_smoke(python, options), options.device, options.stages)
+    return smoke_test(python, options)
 
 
 @cli.command()
@@ -237,6 +215,8 @@ def envs(fmt: str) -> None:
 
 
 cli.add_command(report)
+cli.add_command(preflight)
+cli.add_command(summarize)
 
 
 def _run(entry: Callable[..., Any], argv: list[str]) -> NoReturn:

@@ -3,8 +3,9 @@ that carries its own exit code. Commands parse, call and render; nothing else li
 
 from __future__ import annotations
 
+import re
 import sys
-from typing import Any
+from typing import Any, Callable
 
 import click
 
@@ -64,3 +65,34 @@ timeout_option = click.option(
     "--timeout", type=click.FloatRange(1, 3600), default=120.0, show_default=True,
     help="Seconds the target probe may take (a first `import theano` compiles C code).",
 )
+
+
+def _check_device(value: str | None) -> str | None:
+    if value is not None and not re.fullmatch(r"cpu|cuda\d*|opencl\d+:\d+", value):
+        raise click.BadParameter(f"{value!r} is not one of cpu, cuda, cudaN, openclP:D", param_hint="--device")
+    return value
+
+
+_SMOKE_OPTIONS = (
+    click.option("--device", metavar="DEVICE", callback=lambda ctx, param, value: _check_device(value),
+                 help="Override Theano's device: cpu, cuda, cudaN, openclP:D. Default: the target's config."),
+    click.option("--flags", metavar="FLAGS", help="Extra THEANO_FLAGS, applied after the user's own."),
+    click.option("--size", type=click.IntRange(16, 16384), default=2048, show_default=True,
+                 help="Side of the square float32 matrices of the matmul stage."),
+    click.option("--repeats", type=click.IntRange(1, 100), default=3, show_default=True,
+                 help="Timed runs after the first; the median is reported."),
+    click.option("--keep-cache", is_flag=True,
+                 help="Use the user's compile cache instead of a fresh temporary one (faster; trusts the cache)."),
+    click.option("--stage-timeout", type=click.FloatRange(1, 3600), default=300.0, show_default=True,
+                 help="Seconds one stage (or `import theano`) may take."),
+    click.option("--timeout", type=click.FloatRange(1, 7200), default=900.0, show_default=True,
+                 help="Seconds the whole smoke test may take."),
+)
+
+
+def smoke_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """The smoke test's options (shared by `smoke-test` and `preflight`): device, flags, size,
+    repeats, keep_cache, stage_timeout, timeout."""
+    for option in reversed(_SMOKE_OPTIONS):
+        func = option(func)
+    return func

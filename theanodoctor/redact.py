@@ -1,4 +1,11 @@
-"""Redact a snapshot for sharing: home folder -> ~, user and host names and GPU UUIDs removed."""
+"""Redact a snapshot (or any text made from one) for sharing.
+
+Home folders become ``~``, user and host names become ``<redacted>`` (inside other paths and
+texts too), GPU UUIDs and serial numbers are removed. The identities come from the snapshot
+itself (its hostname, homes, lock owners, GPU entries) and from the process running the doctor,
+so a snapshot made elsewhere is redacted as well as one made here. The facts that matter for a
+diagnosis (versions, GPU names, compute capabilities, file names) stay.
+"""
 
 from __future__ import annotations
 
@@ -6,41 +13,122 @@ import getpass
 import os
 import re
 import socket
+from collections.abc import Iterable
 from typing import Any
 
-_SECRET_KEYS = {"uuid", "serial", "hostname", "owner_host"}
 REDACTED = "<redacted>"
-
-
-def _identities() -> list[tuple[re.Pattern[str], str]]:
-    rules = []
-    home = os.path.expanduser("~").rstrip("/\\")
-    if home and home != "~":
-        rules.append((re.compile(re.escape(home)), "~"))  # first: the home path holds the user name
-    for name in (_safe(getpass.getuser), _safe(socket.gethostname)):
-        if len(name) >= 3:  # a shorter name would blank out ordinary words
-            rules.append((re.compile(r"(?<![\w.-])" + re.escape(name) + r"(?![\w.-])"), REDACTED))
-    return rules
+_DROPPED_KEYS = {"uuid", "serial", "board_serial", "gpu_uuid"}  # checks read None as "redacted"
+_HOST_KEYS = {"hostname", "owner_host"}
+# /home/<user>, /Users/<user>, C:\Users\<user>: whoever owns a home seen in the snapshot.
+_HOME_OWNER = re.compile(r"(?:^|[\s\"'=:;(])(?:[A-Za-z]:)?[\\/](?:home|Users)[\\/]([^\\/\s\"';:,]+)", re.IGNORECASE)
+# Accounts that identify nobody; "root" also names a Theano option (`[cuda] root`).
+_NOT_USERS = {"public", "default", "shared", "all users", "default user", "root"}
+_NOT_HOSTS = {"localhost"}
+_GPU_ID = re.compile(r"\b(GPU|MIG)-[0-9a-fA-F]{4}[0-9a-fA-F-]*(?:/\d+/\d+)?(?![\w-])")
+# Theano's compile lock line: <pid>_<10 digits>_<hostname>.
+_LOCK_LINE = re.compile(r"\b(\d+_\d{9,11}_)[^\s'\"),]+")
+_COMPILEDIR = re.compile(r"compiledir_[^\s\\/'\"]+")
+_MIN_WORD = 3  # a shorter user name would blank out ordinary words
+_MIN_HOST = 4  # short host names ("vm", "gpu") are removed only where a host name must be
 
 
 def _safe(func: Any) -> str:
     try:
-        return str(func())
+        return str(func() or "")
     except Exception:  # no user name in containers, etc.
         return ""
 
 
-def redact(data: Any) -> Any:
-    return _walk(data, _identities())
-
-
-def _walk(value: Any, rules: list[tuple[re.Pattern[str], str]]) -> Any:
+def _strings(value: Any) -> Iterable[str]:
     if isinstance(value, dict):
-        return {k: (REDACTED if k in _SECRET_KEYS and value[k] else _walk(v, rules)) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_walk(v, rules) for v in value]
-    if isinstance(value, str):
-        for pattern, new in rules:
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+    elif isinstance(value, str):
+        yield value
+
+
+def _values_of(value: Any, keys: set[str]) -> Iterable[str]:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in keys and isinstance(item, str) and item:
+                yield item
+            else:
+                yield from _values_of(item, keys)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _values_of(item, keys)
+
+
+def _path_pattern(path: str) -> re.Pattern[str]:
+    """A home path, matched with either separator (and any case on Windows)."""
+    body = "".join(r"[\\/]" if ch in "\\/" else re.escape(ch) for ch in path.rstrip("\\/"))
+    windows = "\\" in path or re.match(r"^[A-Za-z]:", path) is not None
+    return re.compile(r"(?<![\w.~-])" + body + r"(?![^\\/\s\"':;,)])", re.IGNORECASE if windows else 0)
+
+
+class Redactor:
+    """The rules for one snapshot: ``data()`` for JSON, ``text()`` for anything rendered."""
+
+    def __init__(self, homes: Iterable[str] = (), users: Iterable[str] = (), hosts: Iterable[str] = (),
+                 secrets: Iterable[str] = ()) -> None:
+        self.homes = sorted({h.rstrip("\\/") for h in homes if h and h.strip("\\/~")}, key=len, reverse=True)
+        self.users = sorted({u for u in users if len(u) >= _MIN_WORD}, key=len, reverse=True)
+        self.hosts = sorted({h for h in hosts if h}, key=len, reverse=True)
+        self.secrets = sorted({s for s in secrets if len(s) >= 4}, key=len, reverse=True)
+        self._rules = [(_path_pattern(h), "~") for h in self.homes]
+        self._rules += [(re.compile(re.escape(s)), REDACTED) for s in self.secrets]
+        # Host names end at anything but a letter or digit (they hide in "<pid>_<n>_host", "-host-").
+        self._rules += [(re.compile(r"(?<![A-Za-z0-9])" + re.escape(h) + r"(?![A-Za-z0-9])", re.IGNORECASE),
+                         REDACTED) for h in self.hosts if len(h) >= _MIN_HOST]
+        # User names are bounded like words in a path, so "cuda.root" survives a user called root.
+        self._rules += [(re.compile(r"(?<![\w.-])" + re.escape(u) + r"(?![\w.-])"), REDACTED) for u in self.users]
+
+    def text(self, value: str) -> str:
+        value = _GPU_ID.sub(lambda m: f"{m.group(1)}-{REDACTED}", value)
+        value = _LOCK_LINE.sub(lambda m: m.group(1) + REDACTED, value)
+        value = _COMPILEDIR.sub(self._compiledir_name, value)
+        for pattern, new in self._rules:
             value = pattern.sub(new, value)
         return value
-    return value
+
+    def _compiledir_name(self, match: re.Match[str]) -> str:
+        name = match.group(0)
+        for host in self.hosts:  # a compiledir_format with %(hostname)s, however short the name
+            name = re.sub(r"(?<=[-_])" + re.escape(host) + r"(?=[-_]|$)", REDACTED, name)
+        return name
+
+    def data(self, value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: self._field(k, v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.data(v) for v in value]
+        if isinstance(value, str):
+            return self.text(value)
+        return value
+
+    def _field(self, key: str, value: Any) -> Any:
+        if key in _DROPPED_KEYS and isinstance(value, str):
+            return None
+        if key in _HOST_KEYS and isinstance(value, str) and value:
+            return REDACTED
+        return self.data(value)
+
+
+def redactor_for(data: Any) -> Redactor:
+    """Rules built from the snapshot's own identities plus the running process's."""
+    here_home = os.path.expanduser("~")
+    homes = [h for h in _values_of(data, {"home"})] + ([here_home] if here_home != "~" else [])
+    users = {m.group(1) for s in _strings(data) for m in _HOME_OWNER.finditer(s)}
+    users.add(_safe(getpass.getuser))
+    users = {u for u in users if u.lower() not in _NOT_USERS}
+    hosts = set(_values_of(data, _HOST_KEYS)) | {_safe(socket.gethostname)}
+    hosts |= {h.split(".")[0] for h in hosts}  # the short name of a fully qualified one
+    secrets = set(_values_of(data, _DROPPED_KEYS))
+    return Redactor(homes, users - {""}, hosts - _NOT_HOSTS - {""}, secrets)
+
+
+def redact(data: Any) -> Any:
+    return redactor_for(data).data(data)

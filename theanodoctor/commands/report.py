@@ -1,29 +1,48 @@
-"""`theanodoctor report`: the facts snapshot for bug reports and `check --from`."""
+"""`theanodoctor report`: a paste-ready markdown block for bug reports, or the facts snapshot."""
 
 from __future__ import annotations
 
 import click
 
-from theanodoctor.clikit import emit, python_option, timeout_option
+from theanodoctor.clikit import EXIT_CODES_HELP, emit, python_option, timeout_option
+
+REPORT_HELP = """\b
+Redaction (default; --no-redact keeps everything):
+  home folder -> ~; user names and host names -> <redacted> (inside other paths, lock
+  lines and compiledir names too); GPU UUIDs and serial numbers removed.
+""" + "\n" + EXIT_CODES_HELP
 
 
-@click.command()
+@click.command(epilog=REPORT_HELP)
 @python_option
-@click.option("--format", "-f", "fmt", type=click.Choice(["json"]), default="json", show_default=True,
-              help="json: the full facts snapshot, loadable with `check --from`.")
-@click.option("--no-redact", is_flag=True, help="Keep home paths, host names and GPU UUIDs.")
+@click.option("--format", "-f", "fmt", type=click.Choice(["markdown", "json"]), default="markdown",
+              show_default=True,
+              help="markdown: a block to paste into a bug report (key facts, the effective Theano config and "
+                   "where each value came from, the check summary); json: the full facts snapshot, loadable "
+                   "with `check --from` and `summarize`.")
+@click.option("--no-redact", is_flag=True, help="Keep home paths, user and host names, GPU UUIDs and serials.")
 @timeout_option
 def report(python_spec: str | None, fmt: str, no_redact: bool, timeout: float) -> None:
-    """Print the facts snapshot (redacted by default) for bug reports and `check --from`."""
+    """Print this machine's Theano environment for a bug report (redacted by default)."""
     from theanodoctor.gather import Pending, select_target
 
     python, candidates = select_target(python_spec)
     facts = Pending(python, candidates, probe_timeout=timeout).wait()
     data = facts.to_dict()
+    redactor = None
     if not no_redact:
-        from theanodoctor.redact import redact
+        from theanodoctor.redact import redactor_for
 
-        data = redact(data)
-    from theanodoctor.render.jsonfmt import dumps
+        redactor = redactor_for(data)
+    if fmt == "json":
+        from theanodoctor.render.jsonfmt import dumps
 
-    emit(dumps(data))
+        emit(dumps(redactor.data(data) if redactor else data))
+        return
+    from theanodoctor import engine
+    from theanodoctor.render.markdown import render_report
+    from theanodoctor.report import Report
+
+    judged = Report(facts, tuple(engine.run_checks(facts, engine.all_checks())))
+    text = render_report(judged, redacted=redactor is not None)
+    emit(redactor.text(text) if redactor else text)

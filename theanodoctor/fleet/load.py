@@ -1,0 +1,98 @@
+"""Read the documents machines sent in: snapshots (`report --format json`), `check --format json`
+and `preflight --format json` outputs. A file that cannot be used is a per-file problem with a
+reason, never an exception."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from theanodoctor.facts import SECTIONS, Facts, SnapshotError
+
+MAX_BYTES = 50_000_000  # a snapshot is a few hundred KB; anything this big is something else
+
+
+class Document(NamedTuple):
+    path: str
+    kind: str  # snapshot, check, preflight
+    facts: Facts
+    smoke: dict[str, Any] | None  # the smoke result a check --smoke / preflight document carried
+
+
+class Problem(NamedTuple):
+    path: str
+    reason: str
+
+
+def _wanted(path: Path) -> bool:
+    # *.json, and files without an extension: Ansible's --tree names each file by its host.
+    return path.is_file() and not path.name.startswith(".") and path.suffix.lower() in (".json", "")
+
+
+def expand(paths: Iterable[str]) -> list[str]:
+    """Files as given, and the snapshot-like files under a folder (sorted: a stable table order)."""
+    found: list[str] = []
+    for path in paths:
+        if os.path.isdir(path):
+            found += sorted(str(p) for p in Path(path).rglob("*") if _wanted(p))
+        else:
+            found.append(path)
+    return list(dict.fromkeys(found))
+
+
+def _read(path: str) -> Any:
+    with open(path, "rb") as fh:
+        raw = fh.read(MAX_BYTES + 1)
+    if len(raw) > MAX_BYTES:
+        raise ValueError(f"larger than {MAX_BYTES // 1_000_000} MB: not a snapshot")
+    return json.loads(raw.decode("utf-8-sig"))
+
+
+def _kind(data: dict[str, Any]) -> str:
+    if isinstance(data.get("preflight"), dict):
+        return "preflight"
+    return "check" if isinstance(data.get("checks"), list) else "snapshot"
+
+
+def load(path: str) -> Document | Problem:
+    try:
+        data = _read(path)
+    except OSError as exc:
+        return Problem(path, f"cannot read: {exc.strerror or exc}")
+    except (UnicodeDecodeError, ValueError) as exc:
+        return Problem(path, f"not JSON ({exc})")
+    if not isinstance(data, dict):
+        return Problem(path, "not a theanodoctor document (the top level is not a JSON object)")
+    if isinstance(data.get("stdout"), str) and not any(name in data for name in SECTIONS):
+        try:  # an Ansible --tree result: the command's output is inside
+            data = json.loads(data["stdout"])
+        except ValueError:
+            return Problem(path, "a command result whose output is not a theanodoctor JSON document")
+        if not isinstance(data, dict):
+            return Problem(path, "a command result whose output is not a theanodoctor JSON document")
+    if isinstance(data.get("error"), dict) and "facts" not in data:
+        return Problem(path, f"an error report, no facts: {data['error'].get('message')}")
+    facts_data: dict[str, Any] = data["facts"] if isinstance(data.get("facts"), dict) else data
+    if not any(isinstance(facts_data.get(name), dict) for name in SECTIONS):
+        return Problem(path, "not a theanodoctor snapshot or report (no facts in it)")
+    try:
+        facts = Facts.from_dict(facts_data, origin=path)
+    except SnapshotError as exc:
+        return Problem(path, str(exc).removeprefix(f"{path}: "))
+    smoke = data.get("smoke") if isinstance(data.get("smoke"), dict) else None
+    skipped = data["preflight"].get("smoke_skipped") if isinstance(data.get("preflight"), dict) else None
+    if smoke is None and skipped:
+        smoke = {"verdict": f"skipped: {skipped}", "exit_code": None}
+    return Document(path, _kind(data), facts, smoke)
+
+
+def load_all(paths: Iterable[str]) -> tuple[list[Document], list[Problem]]:
+    documents: list[Document] = []
+    problems: list[Problem] = []
+    for path in expand(paths):
+        found = load(path)
+        (documents if isinstance(found, Document) else problems).append(found)  # type: ignore[arg-type]
+    return documents, problems
