@@ -1,8 +1,9 @@
 """Redact a snapshot (or any text made from one) for sharing.
 
 Home folders become ``~``, user and host names become ``<redacted>`` (inside other paths and
-texts too), GPU UUIDs and serial numbers are removed. The identities come from the snapshot
-itself (its hostname, homes, lock owners, GPU entries) and from the process running the doctor,
+texts too), serial numbers are removed and each GPU UUID becomes ``GPU-<redacted-N>`` (the same N
+wherever it appears, so CUDA_VISIBLE_DEVICES still names the right GPU). The identities come
+from the snapshot itself (its hostname, homes, lock owners, GPU entries) and from the process running the doctor,
 so a snapshot made elsewhere is redacted as well as one made here. The facts that matter for a
 diagnosis (versions, GPU names, compute capabilities, file names) stay.
 """
@@ -17,7 +18,8 @@ from collections.abc import Iterable
 from typing import Any
 
 REDACTED = "<redacted>"
-_DROPPED_KEYS = {"uuid", "serial", "board_serial", "gpu_uuid"}  # checks read None as "redacted"
+_DROPPED_KEYS = {"serial", "board_serial"}
+_UUID_KEYS = {"uuid", "gpu_uuid"}
 _HOST_KEYS = {"hostname", "owner_host"}
 # /home/<user>, /Users/<user>, C:\Users\<user>: whoever owns a home seen in the snapshot.
 _HOME_OWNER = re.compile(r"(?:^|[\s\"'=:;(])(?:[A-Za-z]:)?[\\/](?:home|Users)[\\/]([^\\/\s\"';:,]+)", re.IGNORECASE)
@@ -73,11 +75,15 @@ class Redactor:
     """The rules for one snapshot: ``data()`` for JSON, ``text()`` for anything rendered."""
 
     def __init__(self, homes: Iterable[str] = (), users: Iterable[str] = (), hosts: Iterable[str] = (),
-                 secrets: Iterable[str] = ()) -> None:
+                 secrets: Iterable[str] = (), uuids: Iterable[str] = ()) -> None:
         self.homes = sorted({h.rstrip("\\/") for h in homes if h and h.strip("\\/~")}, key=len, reverse=True)
         self.users = sorted({u for u in users if len(u) >= _MIN_WORD}, key=len, reverse=True)
         self.hosts = sorted({h for h in hosts if h}, key=len, reverse=True)
         self.secrets = sorted({s for s in secrets if len(s) >= 4}, key=len, reverse=True)
+        self.uuids: dict[str, str] = {}
+        for uuid in uuids:
+            kind = uuid.split("-", 1)[0].upper()
+            self.uuids.setdefault(uuid.lower(), f"{kind}-<redacted-{len(self.uuids) + 1}>")
         self._rules = [(_path_pattern(h), "~") for h in self.homes]
         self._rules += [(re.compile(re.escape(s)), REDACTED) for s in self.secrets]
         # Host names end at anything but a letter or digit (they hide in "<pid>_<n>_host", "-host-").
@@ -87,12 +93,18 @@ class Redactor:
         self._rules += [(re.compile(r"(?<![\w.-])" + re.escape(u) + r"(?![\w.-])"), REDACTED) for u in self.users]
 
     def text(self, value: str) -> str:
-        value = _GPU_ID.sub(lambda m: f"{m.group(1)}-{REDACTED}", value)
+        value = _GPU_ID.sub(self._gpu_id, value)
         value = _LOCK_LINE.sub(lambda m: m.group(1) + REDACTED, value)
         value = _COMPILEDIR.sub(self._compiledir_name, value)
         for pattern, new in self._rules:
             value = pattern.sub(new, value)
         return value
+
+    def _gpu_id(self, match: re.Match[str]) -> str:
+        """The same stand-in for a UUID and its abbreviations (CUDA_VISIBLE_DEVICES allows them)."""
+        core, slash, tail = match.group(0).partition("/")
+        hits = {stand_in for uuid, stand_in in self.uuids.items() if uuid.startswith(core.lower())}
+        return (hits.pop() if len(hits) == 1 else f"{match.group(1)}-{REDACTED}") + slash + tail
 
     def _compiledir_name(self, match: re.Match[str]) -> str:
         name = match.group(0)
@@ -127,7 +139,8 @@ def redactor_for(data: Any) -> Redactor:
     hosts = set(_values_of(data, _HOST_KEYS)) | {_safe(socket.gethostname)}
     hosts |= {h.split(".")[0] for h in hosts}  # the short name of a fully qualified one
     secrets = set(_values_of(data, _DROPPED_KEYS))
-    return Redactor(homes, users - {""}, hosts - _NOT_HOSTS - {""}, secrets)
+    uuids = [u for u in _values_of(data, _UUID_KEYS) if _GPU_ID.fullmatch(u)]
+    return Redactor(homes, users - {""}, hosts - _NOT_HOSTS - {""}, secrets, uuids)
 
 
 def redact(data: Any) -> Any:
