@@ -387,7 +387,7 @@ def healthy_snapshot(legacy_python: Callable[[str], str], theano_home: Path,
                      tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One real healthy37 snapshot for the rendering tests (probed once, judged many times)."""
     if "healthy37" not in _SNAPSHOTS:
-        run = doctor("report", "--python", legacy_python("healthy37"))
+        run = doctor("report", "--python", legacy_python("healthy37"), "--format", "json")
         assert run.code == 0, run.err
         path = tmp_path_factory.mktemp("snapshot") / "healthy37.json"
         path.write_text(run.out)

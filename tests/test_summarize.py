@@ -1,0 +1,145 @@
+"""`theanodoctor summarize`: real snapshots made by `report --format json --python` from the
+legacy environments, hand-built GPU snapshots, check and preflight documents, an Ansible --tree
+file, and files that are no snapshot at all, merged into one table."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from tests.cli_helpers import doctor
+from theanodoctor.fleet.load import load
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+REAL = ("healthy37", "numpy124", "py27", "pymc39")
+GPU = ("linux_gtx1080ti_cuda102_ready", "linux_k80_cuda120", "linux_driver_too_old_cuda102",
+       "windows_cuda102_ready")
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory: pytest.TempPathFactory, legacy_python: Callable[[str], str]) -> Path:
+    """A folder as a lab admin would collect it: one file per machine, plus some strays."""
+    folder = tmp_path_factory.mktemp("reports")
+    home = tmp_path_factory.mktemp("home")
+    env = {"HOME": str(home), "USERPROFILE": str(home)}
+    for name in REAL:
+        run = doctor("report", "--format", "json", "--python", legacy_python(name), env=env)
+        assert run.code == 0, run.err
+        (folder / f"{name}.json").write_text(run.out)
+    for name in GPU:
+        shutil.copy(SNAPSHOTS / f"{name}.json", folder / f"{name}.json")
+    checked = doctor("check", "--format", "json", "--from", str(SNAPSHOTS / "linux_rtx3090_pygpu_missing.json"))
+    (folder / "rtx3090-check.json").write_text(checked.out)
+    (folder / "nested").mkdir()
+    (folder / "nested" / "broken.json").write_text('{"schema_version": 1, "system": ')
+    (folder / "envs.json").write_text(doctor("envs", "--format", "json", env=env).out)
+    (folder / "error.json").write_text(json.dumps({"schema_version": 1, "exit_code": 3,
+                                                   "error": {"kind": "internal", "message": "boom"}}))
+    (folder / "list.json").write_text("[1, 2]")
+    (folder / "old.json").write_text(json.dumps({"schema_version": 0, "system": {}}))
+    (folder / "notes.txt").write_text("not read: not a .json file")
+    # Ansible --tree: one file per host, no extension, the command's output inside "stdout"
+    (folder / "gpu-node-11").write_text(json.dumps({"changed": True, "rc": 0, "stdout": checked.out}))
+    return folder
+
+
+def test_summarize_a_folder(reports: Path) -> None:
+    run = doctor("summarize", str(reports), "--format", "json")
+    assert run.code == 1, run.err  # some machines are broken
+    doc = run.json()
+    names = [m["name"] for m in doc["machines"]]
+    assert len(names) == len(REAL) + len(GPU) + 2 and len(set(names)) == len(names)
+    by_file = {Path(m["file"]).name: m for m in doc["machines"]}
+    assert by_file["healthy37.json"]["verdict"] == "CPU only"
+    assert by_file["healthy37.json"]["facts"]["numpy"] == "1.16.6"
+    assert by_file["numpy124.json"]["verdict"] == "Broken: 2 errors"
+    assert by_file["numpy124.json"]["checks"]["theano-import"] == "error"
+    assert by_file["pymc39.json"]["facts"]["Theano"] == "Theano-PyMC 1.1.2"
+    assert by_file["py27.json"]["facts"]["Python"].startswith("2.7.18")
+    assert by_file["linux_k80_cuda120.json"]["facts"]["GPUs"] == "Tesla K80 (sm_37), Tesla K80 (sm_37)"
+    assert by_file["windows_cuda102_ready.json"]["name"] == "LAB-PC-07"  # kept its host name
+    assert by_file["healthy37.json"]["name"] == "healthy37"  # redacted: the file names it
+    assert by_file["gpu-node-11"]["kind"] == "check" and by_file["rtx3090-check.json"]["kind"] == "check"
+    assert {"Python", "Theano", "numpy", "NVIDIA driver", "GPUs", "CUDA toolkit", "OS"} <= set(doc["differing"])
+    groups = {(g["check"], g["status"]): g for g in doc["failures"]}
+    numpy_bool = groups[("theano-import", "error")]
+    assert numpy_bool["machines"] == ["numpy124"] and "np.bool" in numpy_bool["cause"]
+    # one group per cause: CUDA 10.2 and CUDA 12.0 need different drivers
+    drivers = [g for g in doc["failures"] if g["check"] == "driver-min-version"]
+    assert sorted(m for g in drivers for m in g["machines"]) == sorted(
+        by_file[f"{n}.json"]["name"] for n in ("linux_driver_too_old_cuda102", "linux_k80_cuda120"))
+    assert len({g["cause"] for g in drivers}) == 2
+    pygpu = groups[("theano-device", "error")]
+    assert len(pygpu["machines"]) == 2  # the same cause on both RTX 3090 documents
+    unreadable = {Path(p["path"]).name: p["reason"] for p in doc["unreadable"]}
+    assert set(unreadable) == {"broken.json", "envs.json", "error.json", "list.json", "old.json"}
+    assert unreadable["broken.json"].startswith("not JSON")
+    assert "no facts" in unreadable["envs.json"] and "boom" in unreadable["error.json"]
+    assert "schema_version 0" in unreadable["old.json"]
+
+
+def test_text_and_markdown(reports: Path) -> None:
+    text = doctor("summarize", str(reports))
+    assert text.code == 1 and "Traceback" not in text.err
+    header = text.out.splitlines()[2]
+    assert header.startswith("machine") and "numpy *" in header and "checks" in header
+    assert "Failures by cause:" in text.out and "[error] theano-import on 1 machine(s): numpy124" in text.out
+    assert "broken.json: not JSON" in text.out
+    markdown = doctor("summarize", str(reports), "--format", "markdown")
+    assert markdown.code == 1
+    lines = markdown.out.splitlines()
+    table = [line for line in lines if line.startswith("| ")]
+    assert table[0].startswith("| machine |") and "numpy ≠" in table[0]
+    widths = {line.count(" | ") for line in table}
+    assert len(widths) == 1  # every row has as many cells as the header
+    healthy = next(line for line in table if line.startswith("| healthy37 |"))
+    numpy124 = next(line for line in table if line.startswith("| numpy124 |"))
+    assert "**1.24.4**" in numpy124 and "**1.16.6**" not in healthy  # the odd one out is bold
+
+
+def test_only_the_same_machines(reports: Path) -> None:
+    run = doctor("summarize", str(reports / "healthy37.json"), str(reports / "py27.json"), "--format", "json")
+    assert run.code == 0
+    doc = run.json()
+    assert doc["differing"] == ["Python"] and doc["same"]["numpy"] == "1.16.6"
+    assert doc["failures"] == [] and doc["unreadable"] == []
+
+
+def test_preflight_documents_carry_their_smoke_test(legacy_python: Callable[[str], str], theano_home: Path,
+                                                    tmp_path: Path) -> None:
+    for name in ("healthy37", "numpy124"):
+        run = doctor("preflight", "--python", legacy_python(name), "--device", "cpu", "--keep-cache", "--size", "64",
+                     "--repeats", "1", "--format", "json")
+        (tmp_path / f"{name}-preflight.json").write_text(run.out)
+    doc = doctor("summarize", str(tmp_path), "--format", "json").json()
+    smoke = {Path(m["file"]).stem: m["smoke"] for m in doc["machines"]}
+    assert smoke["healthy37-preflight"]["exit_code"] == 0
+    assert smoke["healthy37-preflight"]["verdict"].startswith("Passed: all 6 stages")
+    assert smoke["numpy124-preflight"]["verdict"].startswith("skipped: import theano already fails")
+    # preflight keeps the host name (not redacted): one host, told apart by the file
+    assert sorted(m["name"] for m in doc["machines"]) == [f"{doc['machines'][0]['name'].split(' (')[0]} ({n})"
+                                                         for n in ("healthy37-preflight", "numpy124-preflight")]
+
+
+def test_nothing_usable_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "a.json").write_text("{}")
+    run = doctor("summarize", str(tmp_path), str(tmp_path / "missing.json"), "--format", "json")
+    assert run.code == 2
+    doc = run.json()
+    assert doc["exit_code"] == 2 and doc["machines"] == []
+    assert {Path(p["path"]).name for p in doc["unreadable"]} == {"a.json", "missing.json"}
+    assert "cannot read" in doc["unreadable"][-1]["reason"]
+    assert doctor("summarize").code == 2
+
+
+def test_load_never_raises(tmp_path: Path) -> None:
+    for content in (b"\xff\xfe\x00garbage", b"null", b'{"stdout": "not json"}', b'{"facts": 3}', b""):
+        path = tmp_path / "x.json"
+        path.write_bytes(content)
+        found = load(str(path))
+        assert hasattr(found, "reason"), content
+    assert hasattr(load(str(tmp_path)), "reason")  # a folder given as a file
