@@ -107,8 +107,11 @@ def test_short_and_common_names_are_removed_only_where_a_name_must_be() -> None:
     assert red.text(text) == (f"linker=vm, 12_1700000000_{REDACTED}, "
                               f"compiledir_Linux-x86_64-{REDACTED}-3.7.16-64")
     # "root" names a Theano option too: it is never taken for a user name found in a snapshot
-    found = redactor_for({"theanorc": {"home": "/root"}, "target": {"python": "/root/envs/bin/python"}})
-    assert "root" not in found.users and found.text("/root/envs/bin/python cuda.root") == "~/envs/bin/python cuda.root"
+    home = "C:\\Users\\root"
+    found = redactor_for({"theanorc": {"home": home}, "target": {"python": home + "\\envs\\python.exe"}})
+    assert "root" not in found.users
+    text = "\\envs\\python.exe cuda.root, [cuda] root"
+    assert found.text(home + text) == "~" + text
 
 
 def test_report_redacts_a_real_snapshot(legacy_python: Callable[[str], str], theano_home: Path) -> None:

@@ -71,6 +71,7 @@ def preflight(python_spec: str | None, require_gpu: bool, fmt: str, junit_file: 
 
     smoke_options_ = SmokeOptions(device=device, flags=flags, size=size, repeats=repeats, keep_cache=keep_cache,
                                   stage_timeout=stage_timeout, timeout=timeout)
+    # A `--profile NAME` (this machine must match a known-good stack's pins) adds its check to this list.
     result = run_preflight(python, pending, engine.all_checks(), engine.Options(require_gpu=require_gpu),
                            smoke_options_, on_smoke=(lambda p: note(f"smoke-testing {p}")) if chatty else None)
     scrub = _scrubber(result, redact)
@@ -107,8 +108,8 @@ def _render(result: Any, fmt: str, verbose: bool) -> str:
 
     shown = style()
     parts = [render_text(result.report, verbose=verbose, style=shown)]
-    parts.append(render_smoke(result.smoke, shown) if result.smoke is not None
-                 else f"Smoke test skipped: {result.smoke_skipped}\n")
+    parts.append("\n" + (render_smoke(result.smoke, shown) if result.smoke is not None
+                          else f"Smoke test skipped: {result.smoke_skipped}\n"))
     parts.append(f"\nPreflight: {result.verdict} (exit code {result.exit_code})\n")
     return "".join(parts)
 

@@ -10,10 +10,11 @@ from theanodoctor.clikit import emit, json_doc, note
 
 SUMMARIZE_HELP = """\b
 Collect the inputs with what you already run, e.g.:
-  srun -N8 --ntasks-per-node=1 sh -c 'theanodoctor report --format json --no-redact > reports/$(hostname).json'
-  ansible gpus -m command -a 'theanodoctor report --format json --no-redact' --tree reports/
+  srun -N8 --ntasks-per-node=1 sh -c 'theanodoctor report --format json > reports/$(hostname).json'
+  ansible gpus -m command -a 'theanodoctor report --format json' --tree reports/
   (--tree saves a file per host; summarize reads the snapshot inside it)
   a CI matrix job per runner saving `preflight --format json` as an artifact
+Reports are redacted, so a machine is named by its file (or its host name with --no-redact).
 The doctor does no remote execution of its own.
 
 \b
@@ -31,10 +32,11 @@ Exit codes:
               show_default=True, help="text for people; markdown to paste; json for tools.")
 @click.option("--require-gpu", is_flag=True, help="Judge every machine as a GPU machine (no GPU path is an error).")
 def summarize(paths: tuple[str, ...], fmt: str, require_gpu: bool) -> None:
-    """Merge snapshots (`report --format json`) and check/preflight JSON outputs from many machines
-    into one table: key facts per machine, what differs, and the failures grouped by cause.
+    """One table of many machines, from the reports they sent in.
 
-    Every machine is re-judged by this doctor's checks with the same options, so rows compare."""
+    Merges snapshots (`report --format json`) and check/preflight JSON outputs: the key facts per
+    machine, what differs between machines, and the failures grouped by cause. Every machine is
+    judged again by this doctor's checks with the same options, so the rows compare."""
     from theanodoctor import engine
     from theanodoctor.fleet.load import load_all
     from theanodoctor.fleet.table import merge, to_dict
