@@ -219,11 +219,13 @@ def test_github_escaping() -> None:
     assert escape_data("50% done\r\nnext") == "50%25 done%0D%0Anext"
     assert escape_property("a:b,c%\n") == "a%3Ab%2Cc%25%0A"
     assert command("warning", "x: y, z", "t:1,2") == "::warning title=t%3A1%2C2::x: y, z"
-    text = render_github(report("windows_cuda102_nvrtc_missing"), None, "Failed: x", False, strict=False)
+    text = render_github(report("windows_cuda102_nvrtc_missing"), None, "Failed: x", False)
     lines = text.splitlines()
     assert all(ANNOTATION.match(line) for line in lines)
     levels = [ANNOTATION.match(line).group(1) for line in lines]  # type: ignore[union-attr]
-    assert levels.count("warning") == 1 and levels[-1] == "error"
+    assert levels == ["error", "warning", "error", "error"]  # two errors, one warning, the verdict
+    assert "title=theanodoctor cuda10-dll-aliases (warn)::" in lines[1]
+    assert "::error title=theanodoctor preflight::Failed: x" == lines[-1]
 
 
 def test_fatal_reasons() -> None:

@@ -43,17 +43,22 @@ def _python(facts: Facts) -> KeyFact:
     return KeyFact("Python", value, interp.get("executable"))
 
 
+def _listed(facts: Facts) -> bool:
+    """Whether the probe listed the target's packages (else "not installed" cannot be told)."""
+    return bool(stage(facts, "distributions").get("ok"))
+
+
 def _theano(facts: Facts) -> KeyFact:
     name = flavour(facts)
     if name is None:
-        return KeyFact("Theano", "not installed")
+        return KeyFact("Theano", "not installed" if _listed(facts) else UNKNOWN)
     imported = stage(facts, "theano_import")
     status = None if imported.get("ok") or not imported else "import fails"
     return KeyFact("Theano", f"{name} {dist_version(facts, name) or UNKNOWN}", status)
 
 
 def _package(facts: Facts, label: str, name: str) -> KeyFact:
-    return KeyFact(label, dist_version(facts, name) or "not installed")
+    return KeyFact(label, dist_version(facts, name) or ("not installed" if _listed(facts) else UNKNOWN))
 
 
 def _driver(facts: Facts) -> KeyFact:

@@ -33,14 +33,14 @@ def _check_message(result: Any) -> str:
     return "\n".join(p for p in parts if p)
 
 
-def check_annotations(report: Report, strict: bool = True) -> list[str]:
+def check_annotations(report: Report) -> list[str]:
+    """An annotation per problem, at its own level (a warning stays a warning even though
+    preflight fails on it: the closing annotation says so)."""
     lines = []
     for result in report.results:
         level = LEVELS.get(result.status)
         if level is None:
             continue
-        if level == "warning" and strict:
-            level = "error"  # preflight fails on it, so it is shown as what stopped the job
         lines.append(command(level, _check_message(result), f"theanodoctor {result.id} ({result.status})"))
     return lines
 
@@ -60,8 +60,8 @@ def smoke_annotations(smoke: Any) -> list[str]:
     return lines
 
 
-def render_github(report: Report, smoke: Any | None, verdict: str, passed: bool, strict: bool = True) -> str:
-    lines = check_annotations(report, strict)
+def render_github(report: Report, smoke: Any | None, verdict: str, passed: bool) -> str:
+    lines = check_annotations(report)
     if smoke is not None:
         lines += smoke_annotations(smoke)
     lines.append(command("notice" if passed else "error", verdict, "theanodoctor preflight"))
