@@ -136,6 +136,20 @@ def test_format_github_and_junit_on_stdout(legacy_python: Callable[[str], str], 
     assert int(root.get("failures", -1)) >= 1
 
 
+def test_redact_every_output(legacy_python: Callable[[str], str], theano_home: Path, tmp_path: Path) -> None:
+    junit = tmp_path / "j.xml"
+    run = doctor("preflight", "--python", legacy_python("healthy37"), *FAST, "--format", "json", "--redact",
+                 "--junit", str(junit))
+    assert run.code == 0, run.err
+    doc = run.json()
+    assert doc["facts"]["system"]["hostname"] == "<redacted>"
+    assert doc["facts"]["compiledir"]["path"].startswith("~/.theano/compiledir_")
+    assert doc["smoke"]["exit_code"] == 0
+    for text in (run.out, junit.read_text()):
+        assert str(theano_home) not in text
+    assert "~/.theano/compiledir_" in junit.read_text()
+
+
 def test_usage_errors_exit_2_before_probing(tmp_path: Path) -> None:
     run = doctor("preflight", "--python", str(tmp_path / "nope"), "--junit", str(tmp_path / "x.xml"))
     assert run.code == 2

@@ -74,27 +74,28 @@ def preflight(python_spec: str | None, require_gpu: bool, fmt: str, junit_file: 
     # A `--profile NAME` (this machine must match a known-good stack's pins) adds its check to this list.
     result = run_preflight(python, pending, engine.all_checks(), engine.Options(require_gpu=require_gpu),
                            smoke_options_, on_smoke=(lambda p: note(f"smoke-testing {p}")) if chatty else None)
-    scrub = _scrubber(result, redact)
+    redactor = _redactor(result) if redact else None
+    scrub = redactor.text if redactor else (lambda text: text)
     if junit_file:
         from theanodoctor.render.junit import render_junit
 
         write_atomically(junit_file, scrub(render_junit(result.report, result.smoke, result.smoke_skipped)))
-    emit(scrub(_render(result, fmt, verbose)))
+    if fmt == "json":  # redacted as data: a text rule cannot see a path inside JSON's escapes
+        document = result.to_dict()
+        emit(json_doc(redactor.data(document) if redactor else document))
+    else:
+        emit(scrub(_render(result, fmt, verbose)))
     _github_extras(result, fmt, scrub)
     sys.exit(result.exit_code)
 
 
-def _scrubber(result: Any, redact: bool) -> Any:
-    if not redact:
-        return lambda text: text
+def _redactor(result: Any) -> Any:
     from theanodoctor.redact import redactor_for
 
-    return redactor_for(result.report.facts.to_dict()).text
+    return redactor_for(result.report.facts.to_dict())
 
 
 def _render(result: Any, fmt: str, verbose: bool) -> str:
-    if fmt == "json":
-        return json_doc(result.to_dict())
     if fmt == "junit":
         from theanodoctor.render.junit import render_junit
 
