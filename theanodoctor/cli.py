@@ -25,6 +25,7 @@ from theanodoctor.clikit import (
     timeout_option,
 )
 from theanodoctor.commands.report import report
+from theanodoctor.commands.resolve import profiles, provision, resolve
 
 
 def _wants_json(argv: list[str]) -> bool:
@@ -237,6 +238,9 @@ def envs(fmt: str) -> None:
 
 
 cli.add_command(report)
+cli.add_command(resolve)
+cli.add_command(profiles)
+cli.add_command(provision)
 
 
 def _run(entry: Callable[..., Any], argv: list[str]) -> NoReturn:
