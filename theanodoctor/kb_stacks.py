@@ -68,6 +68,13 @@ class Compiler(NamedTuple):
     source: str
 
 
+class LastWheels(NamedTuple):
+    python: str
+    numpy: str
+    scipy: str
+    source: str
+
+
 class GpuLimit(NamedTuple):
     id: str
     cc: SpecifierSet
@@ -150,6 +157,13 @@ def compilers() -> tuple[Compiler, ...]:
 
 def compiler_for(os_name: str) -> Compiler | None:
     return next((c for c in compilers() if c.os == os_name), None)
+
+
+@table
+def last_wheels() -> dict[str, LastWheels]:
+    return {row["python"]: LastWheels(_version(row, "python", _MINOR) or "", _version(row, "numpy", _EXACT) or "",
+                                      _version(row, "scipy", _EXACT) or "", text(STACKS, row, "source"))
+            for row in rows(STACKS, "wheels")}
 
 
 @table

@@ -65,14 +65,17 @@ def build_constraints(opts: dict[str, Any], machine: dict[str, str | None] | Non
     given = {"os": opts.get("os_name"), "python": python_value(opts.get("python"))[0], "numpy": opts.get("numpy"),
              "theano": opts.get("theano"), "cuda": opts.get("cuda"), "cudnn": opts.get("cudnn"),
              "gpu": opts.get("gpu"), "arch": opts.get("arch"), "driver": opts.get("driver")}
-    cc = None
+    cc, cpu_only = None, bool(opts.get("cpu_only"))
+    gpu_asked = any(given[k] for k in ("cuda", "cudnn", "gpu", "arch", "driver"))
     for key, value in (machine or {}).items():
         if key == "cc":
             cc = None if given["gpu"] or given["arch"] else value
+        elif key == "cpu_only":
+            cpu_only = cpu_only or not gpu_asked
         elif given.get(key) is None and not (key == "gpu" and given["arch"]):
             given[key] = value
     try:
-        return build(**given, cc=cc, cpu_only=bool(opts.get("cpu_only")), host_os=host_os())
+        return build(**given, cc=cc, cpu_only=cpu_only, host_os=host_os())
     except InputError as exc:
         raise click.UsageError(str(exc)) from exc
 

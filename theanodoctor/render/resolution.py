@@ -64,7 +64,8 @@ def render_resolution(res: Any, style: Style, verbose: bool = False) -> str:
         console.print()
         device = f"GPU (CUDA {res.pin('cuda')})" if res.gpu else "CPU only"
         named = f" = named stack {res.stack}" if res.stack and not res.profile else ""
-        console.print(Text(f"Resolved: {res.pin('theano')} on Python {res.pin('python')}, {device}{named}",
+        where = {"windows": "Windows", "linux": "Linux", "macos": "macOS"}.get(res.os or "", "any OS")
+        console.print(Text(f"Resolved: {res.pin('theano')} on Python {res.pin('python')} ({where}), {device}{named}",
                            style="bold"))
     else:
         _conflicts(console, res, style, verbose)

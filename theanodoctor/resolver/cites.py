@@ -60,6 +60,11 @@ def pygpu(row: kb_stacks.PygpuSource) -> Cite:
     return Cite(P + "stacks.yaml", f"pygpu: {row.id} (pygpu {row.version}, Python {row.python})", row.source)
 
 
+def wheels(row: kb_stacks.LastWheels) -> Cite:
+    return Cite(P + "stacks.yaml", f"wheels: Python {row.python} -> numpy <= {row.numpy}, scipy <= {row.scipy}",
+                row.source)
+
+
 def compiler(row: kb_stacks.Compiler) -> Cite:
     return Cite(P + "stacks.yaml", f"compilers: {row.id}", row.source)
 

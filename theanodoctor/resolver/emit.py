@@ -25,7 +25,7 @@ def _summary(res: Resolution) -> str:
 
 
 def _os(res: Resolution) -> str:
-    return res.constraints.os or res.constraints.host_os
+    return res.os or res.constraints.os or res.constraints.host_os
 
 
 def env_name(res: Resolution) -> str:

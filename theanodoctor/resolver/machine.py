@@ -65,12 +65,15 @@ def found(facts: Facts) -> Found:
 
 def machine_options(facts: Facts) -> dict[str, str | None]:
     """The resolver options the machine fixes: OS, Python, GPU, driver, toolkit, cuDNN, flavour.
-    Installed numpy/scipy are not constraints: the resolver pins them."""
+    Installed numpy/scipy are not constraints: the resolver pins them. No NVIDIA GPU seen: a
+    CPU-only stack (``cpu_only`` set), whatever toolkits are installed."""
     have = found(facts)
     choices = {("Theano", "1.0.5"): "1.0.5", ("Theano-PyMC", "1.1.2"): "pymc-1.1.2"}
     theano = choices.get((have.flavour or "", have.theano or ""))
-    return {"os": have.os, "python": have.python, "gpu": have.gpu, "cc": have.cc, "driver": have.driver,
-            "cuda": have.cuda, "cudnn": have.cudnn, "theano": theano}
+    common = {"os": have.os, "python": have.python, "theano": theano}
+    if not have.gpu:
+        return {**common, "cpu_only": "yes"}
+    return {**common, "gpu": have.gpu, "cc": have.cc, "driver": have.driver, "cuda": have.cuda, "cudnn": have.cudnn}
 
 
 class Mismatch(NamedTuple):

@@ -63,6 +63,7 @@ class Resolution(NamedTuple):
     conflicts: tuple[Conflict, ...]
     stack: str | None    # the named stack the pins equal, if any
     profile: str | None  # the profile that was asked for (resolve --profile)
+    os: str | None = None  # the OS the pins are for
 
     @property
     def resolved(self) -> bool:
@@ -82,7 +83,7 @@ class Resolution(NamedTuple):
     def to_dict(self) -> dict[str, Any]:
         return {
             "resolved": self.resolved, "exit_code": self.exit_code,
-            "constraints": self.constraints.to_dict(), "profile": self.profile, "stack": self.stack,
+            "constraints": self.constraints.to_dict(), "profile": self.profile, "stack": self.stack, "os": self.os,
             "device": ("cuda" if self.gpu else "cpu") if self.resolved else None,
             "pins": [p.to_dict() for p in self.pins], "caveats": [c.to_dict() for c in self.caveats],
             "conflicts": [c.to_dict() for c in self.conflicts],

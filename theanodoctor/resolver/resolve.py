@@ -21,7 +21,7 @@ def resolve(cons: Constraints) -> Resolution:
             Conflict((), (Reason("no stack in the tables satisfies these inputs"),), ())]
         return Resolution(cons, (), (), tuple(conflicts), None, None)
     stack = solve.stack_of(found)
-    return Resolution(cons, pins(found, cons), caveats(found), (), stack.id if stack else None, None)
+    return Resolution(cons, pins(found, cons), caveats(found), (), stack.id if stack else None, None, found.gpu.os)
 
 
 def stack_candidate(stack: kb_stacks.Stack, cons: Constraints) -> Candidate:
@@ -58,4 +58,4 @@ def check_profile(stack_id: str, cons: Constraints) -> Resolution:
         found.append(Conflict(inputs, (why,), ways + ((violation.remedy,) if violation.remedy else ())))
     if found:
         return Resolution(cons, (), (), tuple(found), None, stack.id)
-    return Resolution(cons, pins(candidate, cons), caveats(candidate), (), stack.id, stack.id)
+    return Resolution(cons, pins(candidate, cons), caveats(candidate), (), stack.id, stack.id, candidate.gpu.os)

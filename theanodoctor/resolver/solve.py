@@ -11,6 +11,8 @@ from theanodoctor.resolver.inputs import BIT, KEYS, Constraints
 from theanodoctor.resolver.model import Conflict, Reason
 from theanodoctor.resolver.space import OS_LABEL, Candidate, driver_minimum, pygpu_source, vkey
 
+GPU_INPUTS = BIT["cuda"] | BIT["cudnn"] | BIT["gpu"] | BIT["driver"]
+
 
 def feasible(candidates: Sequence[Candidate], active: int) -> list[Candidate]:
     return [c for c in candidates if not c.intrinsic and not c.block & active]
@@ -103,6 +105,8 @@ def _arch_span(cuda: str) -> str:
 def _way_out(key: str, found: Candidate, cons: Constraints) -> str:
     py, gpu = found.py, found.gpu
     cuda = f"CUDA {gpu.cuda}" if gpu.cuda else "a CPU-only stack"
+    if key == "cuda" and gpu.cuda is None:
+        return f"drop --cuda {cons.cuda}: a CPU-only stack"
     if key == "cuda":
         return f"use {cuda} instead of {cons.cuda}" + (f" (with {cons.label('gpu')})" if cons.cc else "")
     if key == "gpu":
@@ -135,7 +139,10 @@ def explain(candidates: Sequence[Candidate], conflict: int, base: int, cons: Con
     reasons, remedies = _why(candidates, conflict | soft)
     ways: list[str] = []
     for bit in bits(conflict | soft):
-        found = best(candidates, (base | conflict) & ~bit, cons)
+        # --cpu-only also sets aside every GPU input; without --os this machine's OS is preferred
+        dropped = bit | (GPU_INPUTS if bit == BIT["device"] else 0)
+        asked = cons._replace(os=None) if bit == BIT["os"] else cons
+        found = best(candidates, (base | conflict) & ~dropped, asked)
         if found is not None:
             ways.append(_way_out(KEYS[bit.bit_length() - 1], found, cons))
     ways += [r for r in remedies if r not in ways]

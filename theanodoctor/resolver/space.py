@@ -123,6 +123,10 @@ def py_side(flavour: str, theano: str, python: str, numpy: str | None, scipy: st
             f"ones: Python {', '.join(sorted({v.python for v in knowledge.verified_stacks()}, key=vkey))})")))
     if cons.numpy and numpy == cons.numpy and scipy:
         found += _scipy_violations(numpy, scipy)
+    last = kb_stacks.last_wheels().get(python)
+    if last and numpy and vkey(numpy) > vkey(last.numpy):
+        found.append(Violation(0, True, BIT["numpy"] | BIT["python"], Reason(
+            f"Python {python} has numpy wheels up to numpy {last.numpy} (scipy {last.scipy})", (cites.wheels(last),))))
     return PySide(flavour, theano, python, numpy, scipy, verified, tuple(found))
 
 
@@ -256,14 +260,14 @@ def gpu_side(os_name: str, cuda: str | None, cudnn: str | None, row: kb_libs.Cud
         found.append(asked("os", OS_LABEL[os_name]))
     if cons.cudnn and cudnn != cons.cudnn:
         found.append(asked("cudnn", f"cuDNN {cudnn or 'none'}"))
+    if cons.cuda and cuda != cons.cuda:
+        found.append(asked("cuda", f"CUDA {cuda or 'none'}"))
     if cuda is None:
         if not cons.cpu_only:
             found.append(asked("device", "CPU only"))
         return GpuSide(os_name, None, None, None, tuple(found))
     if cons.cpu_only:
         found.append(asked("cpu_only", f"CUDA {cuda}"))
-    if cons.cuda and cuda != cons.cuda:
-        found.append(asked("cuda", f"CUDA {cuda}"))
     if os_name == "macos":
         found.append(Violation(0, True, BIT["os"] | BIT["device"], Reason(
             "the tables know CUDA drivers for Linux and Windows only (profiles/cuda_driver.yaml); "
