@@ -179,9 +179,10 @@ def profiles(verbose: bool, fmt: str) -> None:
 PROVISION_EXIT_CODES = """\b
 Exit codes:
   0  built; `check` is clean and `smoke-test` passed on the new env (--dry-run: plan printed)
-  1  the constraints conflict, or the new env failed `check` / `smoke-test` (a GPU stack built
-     with venv lacks pygpu, which pip cannot install)
-  2  usage error (non-empty --prefix, an interpreter of the wrong Python, existing conda env)
+  1  the constraints conflict (also: the --python interpreter's version and the profile), or the
+     new env failed `check` / `smoke-test` (a GPU stack built with venv lacks pygpu, which pip
+     cannot install)
+  2  usage error (non-empty --prefix, existing conda env, no interpreter for the venv)
   3  a provisioning command failed or timed out (see the log), or the doctor failed
 """
 
