@@ -275,3 +275,41 @@ def test_resolution_json_shape() -> None:
     ok = resolve(build(cpu_only=True)).to_dict()
     assert ok["device"] == "cpu" and ok["stack"] == "cpu-py37"
     assert {p["name"] for p in ok["pins"]} >= {"python", "numpy", "scipy", "theano", "cuda", "driver", "compiler"}
+
+
+# --- the stacks table's own checks -------------------------------------------------------------
+
+_GOOD = """stacks:
+  - {id: a, title: A, os: any, flavour: Theano, theano: "1.0.5", python: "3.7", numpy: "1.16.6",
+     scipy: "1.2.1", source: s}
+pygpu: []
+compilers: []
+"""
+
+
+@pytest.mark.parametrize("text, message", [
+    (_GOOD.replace('python: "3.7"', "python: 3.7"), r"profiles/stacks.yaml:2: `python` must be a version in quotes"),
+    (_GOOD.replace("os: any", "os: beos"), r"stacks.yaml:2: `os` must be one of"),
+    (_GOOD.replace("source: s}", 'source: s, cuda: "10.2"}'), "a GPU stack names `cuda` and `pygpu`"),
+    (_GOOD.replace("source: s}", "source: s, compiler: nope}"), "compiler 'nope' is not under `compilers:`"),
+    (_GOOD.replace("id: a,", "id: A B,"), "`id` must be kebab-case"),
+    (_GOOD, None),
+])
+def test_malformed_stacks_table(fake_profiles: dict[str, str], text: str, message: str | None) -> None:
+    fake_profiles["stacks.yaml"] = text
+    from theanodoctor.knowledge import KnowledgeError
+
+    if message is None:
+        assert [s.id for s in kb_stacks.stacks()] == ["a"]
+        return
+    with pytest.raises(KnowledgeError, match=message):
+        kb_stacks.stacks()
+
+
+def test_duplicate_stack_ids(fake_profiles: dict[str, str]) -> None:
+    row = _GOOD.split("\n")[1:3]
+    fake_profiles["stacks.yaml"] = "\n".join(["stacks:", *row, *row, "pygpu: []", "compilers: []"]) + "\n"
+    from theanodoctor.knowledge import KnowledgeError
+
+    with pytest.raises(KnowledgeError, match="stack id 'a' is listed twice"):
+        kb_stacks.stacks()

@@ -13,7 +13,7 @@ from theanodoctor.knowledge import (
     FLAVOURS,
     KnowledgeError,
     choice,
-    rows,
+    load_table,
     strings,
     table,
     text,
@@ -80,6 +80,21 @@ class GpuLimit(NamedTuple):
     cc: SpecifierSet
     message: str
     source: str
+
+
+@table
+def _document() -> Any:
+    """stacks.yaml parsed once for all its sections."""
+    return load_table(STACKS)
+
+
+def rows(name: str, key: str) -> list[Any]:
+    """``knowledge.rows`` over the one parse of stacks.yaml."""
+    data = _document()
+    found = data.get(key) if isinstance(data, dict) else None
+    if not isinstance(found, list) or not all(isinstance(row, dict) for row in found):
+        raise KnowledgeError(f"profiles/{name}: expected a list of mappings under `{key}:`")
+    return found
 
 
 def _version(row: Any, key: str, pattern: re.Pattern[str], required: bool = True) -> str | None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.table import Table
 from rich.text import Text
 
 from theanodoctor.render.style import Style
@@ -76,6 +75,8 @@ def render_resolution(res: Any, style: Style, verbose: bool = False) -> str:
 
 
 def render_profiles(stacks: Any, style: Style, verbose: bool = False) -> str:
+    from rich.table import Table
+
     console = _console(style)
     table = Table(box=None, pad_edge=False, header_style="bold", show_edge=False)
     for column in ("id", "os", "Theano", "Python", "numpy", "scipy", "CUDA", "cuDNN", "pygpu"):

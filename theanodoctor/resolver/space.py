@@ -141,7 +141,7 @@ def py_sides(cons: Constraints) -> list[PySide]:
 
 # --- the GPU side ------------------------------------------------------------------------------
 
-@functools.cache
+@knowledge.table
 def cuda_versions() -> tuple[str, ...]:
     return tuple(sorted({r.cuda for r in kb_cuda.driver_table().releases}, key=vkey))
 
@@ -221,7 +221,6 @@ def driver_minimum(cuda: str, os_name: str) -> kb_cuda.Minimum | None:
     return need.hard if need else None
 
 
-@functools.cache
 def newest_cuda_for(driver: str, os_name: str) -> tuple[str | None, kb_cuda.Minimum | None]:
     """(the newest CUDA the driver runs, the minimum of the next one up) on an OS."""
     newest, above = None, None
@@ -236,7 +235,8 @@ def newest_cuda_for(driver: str, os_name: str) -> tuple[str | None, kb_cuda.Mini
     return newest, above
 
 
-def _driver_rule(cuda: str, os_name: str, cons: Constraints) -> list[Violation]:
+def _driver_rule(cuda: str, os_name: str, cons: Constraints,
+                 newest: tuple[str | None, kb_cuda.Minimum | None]) -> list[Violation]:
     found = driver_minimum(cuda, os_name) if cons.driver else None
     if found is None or kb_cuda.vcmp(vkey(cons.driver or ""), vkey(found.version)) >= 0:
         return []
@@ -245,16 +245,16 @@ def _driver_rule(cuda: str, os_name: str, cons: Constraints) -> list[Violation]:
     if cons.cuda:
         text = f"CUDA {cuda} on {label} needs driver >= {found.version} ({found.what}); the driver is {cons.driver}"
         return [Violation(BIT["driver"], True, about, Reason(text, (cites.minimum(found),)))]
-    newest, above = newest_cuda_for(cons.driver or "", os_name)
+    top, above = newest
     head = f"driver {cons.driver} on {label} runs "
-    text = head + (f"CUDA {newest} at most" if newest else "no CUDA in the tables")
+    text = head + (f"CUDA {top} at most" if top else "no CUDA in the tables")
     if above is not None:
         text += f" ({above.what} needs >= {above.version})"
     return [Violation(BIT["driver"], True, about, Reason(text, (cites.minimum(above or found),)))]
 
 
 def gpu_side(os_name: str, cuda: str | None, cudnn: str | None, row: kb_libs.CudnnBuild | None,
-             cons: Constraints) -> GpuSide:
+             cons: Constraints, newest: tuple[str | None, kb_cuda.Minimum | None] | None = None) -> GpuSide:
     found: list[Violation] = []
     if cons.os and os_name != cons.os:
         found.append(asked("os", OS_LABEL[os_name]))
@@ -275,8 +275,8 @@ def gpu_side(os_name: str, cuda: str | None, cudnn: str | None, row: kb_libs.Cud
     if cudnn and row is not best_cudnn(cuda):
         found += _cudnn_rules(cuda, cudnn, row)
     found += _gpu_rules(cuda, cons)
-    if os_name != "macos":
-        found += _driver_rule(cuda, os_name, cons)
+    if os_name != "macos" and cons.driver:
+        found += _driver_rule(cuda, os_name, cons, newest or newest_cuda_for(cons.driver, os_name))
     return GpuSide(os_name, cuda, cudnn, row, tuple(found))
 
 
@@ -285,8 +285,10 @@ def gpu_sides(cons: Constraints) -> list[GpuSide]:
     found = []
     for os_name in oses:
         found.append(gpu_side(os_name, None, None, None, cons))
+        newest = newest_cuda_for(cons.driver, os_name) if cons.driver and os_name != "macos" else None
         for cuda in cuda_versions():
-            found += [gpu_side(os_name, cuda, cudnn, row, cons) for cudnn, row in _cudnn_options(cuda, cons.cudnn)]
+            found += [gpu_side(os_name, cuda, cudnn, row, cons, newest)
+                      for cudnn, row in _cudnn_options(cuda, cons.cudnn)]
     return found
 
 
@@ -297,18 +299,19 @@ def pygpu_source(python: str, os_name: str) -> kb_stacks.PygpuSource | None:
 
 
 @functools.cache
-def _pygpu_rule(python: str, os_name: str) -> tuple[Violation, ...]:
+def _pygpu_rule(python: str, os_name: str, sources: tuple[kb_stacks.PygpuSource, ...]) -> tuple[Violation, ...]:
+    """Cached per table (``sources`` is the loaded table itself)."""
     if pygpu_source(python, os_name) is not None:
         return ()
-    ranges = "; ".join(f"{s.channel}: Python {s.python}" for s in kb_stacks.pygpu_sources())
+    ranges = "; ".join(f"{s.channel}: Python {s.python}" for s in sources)
     text = (f"pygpu 0.7.x (Theano's GPU back-end) is not on PyPI and its conda builds cover {ranges}: "
             f"none for Python {python}")
     return (Violation(0, True, BIT["python"] | BIT["device"] | BIT["cuda"],
-                      Reason(text, tuple(cites.pygpu(s) for s in kb_stacks.pygpu_sources()))),)
+                      Reason(text, tuple(cites.pygpu(s) for s in sources))),)
 
 
 def combine(py: PySide, gpu: GpuSide) -> Candidate:
-    cross = _pygpu_rule(py.python, gpu.os) if gpu.cuda else ()
+    cross = _pygpu_rule(py.python, gpu.os, kb_stacks.pygpu_sources()) if gpu.cuda else ()
     block, intrinsic = 0, False
     for violation in py.violations + gpu.violations + cross:
         block |= violation.mask
