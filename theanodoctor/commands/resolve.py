@@ -206,7 +206,7 @@ def provision(prefix: str | None, name: str | None, method: str, dry_run: bool, 
 
     \b
     Examples:
-      theanodoctor provision --profile cpu-py37 --python ~/.pyenv/versions/3.7.16/bin/python --prefix ./theano37
+      theanodoctor provision --profile cpu-py37 --python /usr/bin/python3.7 --prefix ./theano37
       theanodoctor provision --os windows --gpu "GTX 1660 SUPER" --name theano37 --dry-run
     """
     from theanodoctor.resolver import provision as provisioning
