@@ -20,6 +20,7 @@ from theanodoctor.knowledge import (
     version_range,
     where,
 )
+from theanodoctor.knowledge import rows as knowledge_rows
 
 STACKS = "stacks.yaml"
 OSES = ("windows", "linux", "macos")
@@ -179,6 +180,21 @@ def last_wheels() -> dict[str, LastWheels]:
     return {row["python"]: LastWheels(_version(row, "python", _MINOR) or "", _version(row, "numpy", _EXACT) or "",
                                       _version(row, "scipy", _EXACT) or "", text(STACKS, row, "source"))
             for row in rows(STACKS, "wheels")}
+
+
+class ScipyPair(NamedTuple):
+    scipy: SpecifierSet
+    numpy: SpecifierSet
+    source: str
+
+
+@table
+def scipy_pairs() -> tuple[ScipyPair, ...]:
+    """profiles/scipy_numpy.yaml for the resolver (checks/packages.py reads it for the checks;
+    this keeps the resolver from loading the whole check catalogue)."""
+    name = "scipy_numpy.yaml"
+    return tuple(ScipyPair(version_range(name, row, "scipy"), version_range(name, row, "numpy"),
+                           text(name, row, "source")) for row in knowledge_rows(name, "pairs"))
 
 
 @table

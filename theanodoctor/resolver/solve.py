@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
-from theanodoctor import kb_cuda, kb_stacks
+from theanodoctor import kb_cuda, kb_stacks, knowledge
 from theanodoctor.resolver.inputs import BIT, KEYS, Constraints
 from theanodoctor.resolver.model import Conflict, Reason
 from theanodoctor.resolver.space import OS_LABEL, Candidate, driver_minimum, pygpu_source, vkey
@@ -18,20 +18,33 @@ def feasible(candidates: Sequence[Candidate], active: int) -> list[Candidate]:
     return [c for c in candidates if not c.intrinsic and not c.block & active]
 
 
+@knowledge.table
+def _stack_keys() -> dict[tuple[str | None, ...], tuple[int, kb_stacks.Stack]]:
+    """Each named stack under its pins (a CPU-only stack for `any` OS under None)."""
+    found: dict[tuple[str | None, ...], tuple[int, kb_stacks.Stack]] = {}
+    for index, stack in enumerate(kb_stacks.stacks()):
+        key = (stack.flavour, stack.theano, stack.python, stack.numpy, stack.scipy, stack.cuda, stack.cudnn,
+               None if stack.os == "any" else stack.os)
+        found.setdefault(key, (index, stack))
+    return found
+
+
+def _stack_entry(candidate: Candidate) -> tuple[int, kb_stacks.Stack] | None:
+    py, gpu = candidate.py, candidate.gpu
+    pins = (py.flavour, py.theano, py.python, py.numpy, py.scipy, gpu.cuda, gpu.cudnn)
+    keys = _stack_keys()
+    return keys.get((*pins, gpu.os)) or (keys.get((*pins, None)) if gpu.cuda is None else None)
+
+
 def stack_of(candidate: Candidate) -> kb_stacks.Stack | None:
     """The named stack whose pins the candidate equals."""
-    py, gpu = candidate.py, candidate.gpu
-    for stack in kb_stacks.stacks():
-        if ((stack.flavour, stack.theano, stack.python, stack.numpy, stack.scipy, stack.cuda, stack.cudnn)
-                == (py.flavour, py.theano, py.python, py.numpy, py.scipy, gpu.cuda, gpu.cudnn)
-                and stack.os in (gpu.os, "any" if gpu.cuda is None else "")):
-            return stack
-    return None
+    entry = _stack_entry(candidate)
+    return entry[1] if entry else None
 
 
 def _rank(candidate: Candidate) -> int:
-    stack = stack_of(candidate)
-    return kb_stacks.stacks().index(stack) if stack else len(kb_stacks.stacks())
+    entry = _stack_entry(candidate)
+    return entry[0] if entry else len(_stack_keys())
 
 
 def score(candidate: Candidate, cons: Constraints) -> tuple:  # type: ignore[type-arg]

@@ -94,12 +94,10 @@ def _numpy_options(python: str, flavour: str, given: str | None
 
 
 def _scipy_violations(numpy: str, scipy: str) -> list[Violation]:
-    from theanodoctor.checks.packages import scipy_pairs  # only when numpy was given
-
     return [Violation(0, True, BIT["numpy"] | BIT["python"],
                       Reason(f"scipy {scipy} (the verified scipy for this Python) needs numpy {pair.numpy}",
                              (cites.scipy_pair(pair),)))
-            for pair in scipy_pairs() if matches(pair.scipy, scipy) and not matches(pair.numpy, numpy)]
+            for pair in kb_stacks.scipy_pairs() if matches(pair.scipy, scipy) and not matches(pair.numpy, numpy)]
 
 
 def py_side(flavour: str, theano: str, python: str, numpy: str | None, scipy: str | None,
@@ -216,9 +214,19 @@ def _gpu_rules(cuda: str, cons: Constraints) -> list[Violation]:
     return found
 
 
+@knowledge.table
+def _minimums() -> dict[tuple[str, str], kb_cuda.Minimum | None]:
+    """The hard driver minimum of every CUDA in the tables, per OS (looked up once)."""
+    found = {}
+    for cuda in cuda_versions():
+        for os_name in ("linux", "windows"):
+            need = kb_cuda.driver_need(cuda, None, os_name)
+            found[(cuda, os_name)] = need.hard if need else None
+    return found
+
+
 def driver_minimum(cuda: str, os_name: str) -> kb_cuda.Minimum | None:
-    need = kb_cuda.driver_need(cuda, None, os_name)
-    return need.hard if need else None
+    return _minimums().get((cuda, os_name))
 
 
 def newest_cuda_for(driver: str, os_name: str) -> tuple[str | None, kb_cuda.Minimum | None]:
