@@ -145,3 +145,12 @@ def test_venv_for_a_gpu_stack_says_pygpu_cannot_come_from_pip(tmp_path: Path) ->
                  "--prefix", str(tmp_path / "env"), "--method", "venv", "--dry-run", "--format", "json")
     assert run.code == 0
     assert any("pygpu 0.7.6 is not on PyPI" in n for n in run.json()["plan"]["notes"])
+
+
+def test_an_interpreter_that_does_not_run_is_a_usage_error(tmp_path: Path) -> None:
+    fake = tmp_path / "python3.7"
+    fake.write_text("#!/bin/sh\necho 'not a python' >&2\nexit 127\n")
+    fake.chmod(0o755)
+    run = doctor("provision", "--cpu-only", "--python", str(fake), "--prefix", str(tmp_path / "env"),
+                 "--method", "venv", "--format", "json")
+    assert run.code == 2 and "is not a Python that runs here" in run.json()["error"]["message"]

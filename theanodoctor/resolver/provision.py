@@ -116,7 +116,11 @@ def conda_plan(res: Resolution, tool: str, prefix: str | None, name: str | None,
 
 
 def interpreter_version(python: str) -> str:
-    return run_quick([python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"]).strip()
+    """"3.7" for an interpreter; an interpreter that does not run is a usage error (exit 2)."""
+    try:
+        return run_quick([python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"]).strip()
+    except Failure as exc:
+        raise Failure(f"--python {python} is not a Python that runs here: {exc}", 2) from exc
 
 
 def venv_plan(res: Resolution, python: str | None, prefix: str | None, force: bool) -> Plan:
