@@ -196,6 +196,15 @@ def test_scipy_pair_limits_numpy() -> None:
     assert any("profiles/scipy_numpy.yaml pairs: scipy ==1.7.3" in c for r in res.conflicts[0].why for c in _cited(r))
 
 
+def test_python311_has_no_verified_stack_and_says_why() -> None:
+    res = resolve(build(python="3.11", cpu_only=True, theano="1.0.5"))
+    assert not res.resolved and res.conflicts[0].inputs == ("--python 3.11",)
+    texts = [r.text for r in res.conflicts[0].why]
+    assert any("no verified numpy/scipy for Python 3.11" in t for t in texts)
+    assert any(t.startswith("Theano 1.0.5 imports on Python 3.11") and "theano.scan" in t for t in texts)
+    assert "Use Python 3.7-3.10 if your model uses scan (RNNs, loops)." in res.conflicts[0].ways_out
+
+
 def test_independent_conflicts_are_each_reported() -> None:
     res = resolve(build(python="3.12", gpu="RTX 3090", cuda="10.2"))
     assert [sorted(c.inputs) for c in res.conflicts] == [["--python 3.12"],

@@ -232,8 +232,7 @@ def provision(prefix: str | None, name: str | None, method: str, dry_run: bool, 
     if fmt == "text":
         note(f"provisioning {_summary_line(res)} with {plan.method} into {plan.target} (log: {plan.log})")
     python = runner.build(plan)
-    theanorc = os.path.join(os.path.dirname(os.path.dirname(python)) if os.name != "nt" else os.path.dirname(python),
-                            "theanorc") if device == "config" else None
+    theanorc = os.path.join(provisioning.env_prefix(python), "theanorc") if device == "config" else None
     verified = runner.verify(python, device, theanorc)
     code = max(verified.exit_code, 1 if res.gpu and plan.method == "venv" else 0)
     if fmt == "json":

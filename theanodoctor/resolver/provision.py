@@ -56,6 +56,11 @@ def env_python(prefix: str) -> str:
     return os.path.join(prefix, "python.exe") if sys.platform == "win32" else os.path.join(prefix, "bin", "python")
 
 
+def env_prefix(python: str) -> str:
+    """The environment folder of its interpreter (the inverse of ``env_python``)."""
+    return os.path.dirname(python) if sys.platform == "win32" else os.path.dirname(os.path.dirname(python))
+
+
 def conda_tool() -> str | None:
     return shutil.which("mamba") or shutil.which("conda")
 

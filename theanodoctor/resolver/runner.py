@@ -16,7 +16,7 @@ from typing import Any, NamedTuple, TextIO
 from theanodoctor.clikit import Failure, note
 from theanodoctor.facts import envelope
 from theanodoctor.resolver import emit
-from theanodoctor.resolver.provision import Plan, Step, _conda_envs, env_python
+from theanodoctor.resolver.provision import Plan, Step, _conda_envs, env_prefix, env_python
 
 
 class Verified(NamedTuple):
@@ -101,8 +101,7 @@ def build(plan: Plan) -> str:
             _run(step, log)
         python = _new_python(plan)
         log.write(f"# new interpreter: {python}\n")
-    prefix = os.path.dirname(python) if sys.platform == "win32" else os.path.dirname(os.path.dirname(python))
-    emit.write_new(os.path.join(prefix, "theanorc"), plan.theanorc, force=True)
+    emit.write_new(os.path.join(env_prefix(python), "theanorc"), plan.theanorc, force=True)
     return python
 
 

@@ -100,6 +100,11 @@ def _scipy_violations(numpy: str, scipy: str) -> list[Violation]:
             for pair in kb_stacks.scipy_pairs() if matches(pair.scipy, scipy) and not matches(pair.numpy, numpy)]
 
 
+def _flavoured(flavour: str, theano: str, message: str) -> str:
+    """A rule's message, saying which flavour it is about unless it already does."""
+    return message if message.startswith(flavour) else f"{flavour} {theano}: {message}"
+
+
 def py_side(flavour: str, theano: str, python: str, numpy: str | None, scipy: str | None,
             verified: knowledge.Verified | None, cons: Constraints) -> PySide:
     found: list[Violation] = []
@@ -113,12 +118,17 @@ def py_side(flavour: str, theano: str, python: str, numpy: str | None, scipy: st
     for rule in knowledge.compat_rules():
         if (rule.flavour == flavour and rule.result == "broken" and not rule.unless_flag
                 and matches(rule.python, python) and (rule.numpy is None or matches(rule.numpy, numpy))):
-            text = f"{flavour} {theano}: " + rule.message.format(python=python, numpy=numpy)
+            text = _flavoured(flavour, theano, rule.message.format(python=python, numpy=numpy))
             found.append(Violation(0, True, about, Reason(text, (cites.rule(rule),)), rule.remedy))
     if (numpy is None or scipy is None) and not any(v.mask == 0 for v in found):
         found.append(Violation(0, True, BIT["python"] | BIT["numpy"], Reason(
             f"profiles/theano_compat.yaml has no verified numpy/scipy for Python {python} (the verified "
             f"ones: Python {', '.join(sorted({v.python for v in knowledge.verified_stacks()}, key=vkey))})")))
+        found += [Violation(0, True, about, Reason(_flavoured(flavour, theano, rule.message.format(python=python)),
+                                                   (cites.rule(rule),)), rule.remedy)
+                  for rule in knowledge.compat_rules()
+                  if rule.flavour == flavour and rule.result == "degraded" and rule.numpy is None
+                  and matches(rule.python, python)]
     if cons.numpy and numpy == cons.numpy and scipy:
         found += _scipy_violations(numpy, scipy)
     last = kb_stacks.last_wheels().get(python)
