@@ -6,7 +6,8 @@ from __future__ import annotations
 from theanodoctor import kb_cuda, kb_libs, knowledge
 from theanodoctor.resolver import cites
 from theanodoctor.resolver.model import Caveat, Reason
-from theanodoctor.resolver.space import Candidate, matches, pygpu_source, vkey
+from theanodoctor.resolver.space import Candidate, pygpu_source
+from theanodoctor.resolver.violation import matches, vkey
 
 
 def _windows_dlls(cuda: str) -> Caveat | None:

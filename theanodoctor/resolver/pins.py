@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from theanodoctor import kb_cuda, kb_libs, kb_stacks, knowledge
 from theanodoctor.resolver import cites
+from theanodoctor.resolver.gpu_side import best_cudnn, driver_minimum
 from theanodoctor.resolver.inputs import Constraints
 from theanodoctor.resolver.model import Cite, Pin, Reason
-from theanodoctor.resolver.space import OS_LABEL, Candidate, best_cudnn, driver_minimum, pygpu_source
+from theanodoctor.resolver.space import Candidate, pygpu_source
+from theanodoctor.resolver.violation import OS_LABEL
 
 
 def _given(cons: Constraints, key: str) -> str:

@@ -6,10 +6,12 @@ from __future__ import annotations
 from theanodoctor import kb_stacks
 from theanodoctor.resolver import solve
 from theanodoctor.resolver.caveats import caveats
+from theanodoctor.resolver.gpu_side import gpu_side
 from theanodoctor.resolver.inputs import BIT, KEYS, Constraints, InputError
 from theanodoctor.resolver.model import Conflict, Reason, Resolution
 from theanodoctor.resolver.pins import pins
-from theanodoctor.resolver.space import Candidate, combine, gpu_side, py_side, space
+from theanodoctor.resolver.python_side import py_side
+from theanodoctor.resolver.space import Candidate, combine, space
 
 
 def resolve(cons: Constraints) -> Resolution:

@@ -7,9 +7,11 @@ import itertools
 from collections.abc import Sequence
 
 from theanodoctor import kb_cuda, kb_stacks, knowledge
+from theanodoctor.resolver.gpu_side import driver_minimum
 from theanodoctor.resolver.inputs import BIT, KEYS, Constraints
 from theanodoctor.resolver.model import Conflict, Reason
-from theanodoctor.resolver.space import OS_LABEL, Candidate, driver_minimum, pygpu_source, vkey
+from theanodoctor.resolver.space import Candidate, pygpu_source
+from theanodoctor.resolver.violation import OS_LABEL, vkey
 
 GPU_INPUTS = BIT["cuda"] | BIT["cudnn"] | BIT["gpu"] | BIT["driver"]
 
