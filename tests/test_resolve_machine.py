@@ -89,3 +89,14 @@ def test_from_machine_resolves_this_machine(legacy_python: Callable[[str], str])
     asked = doctor("resolve", "--from-machine", "--python", legacy_python("healthy37"), "--theano", "pymc-1.1.2",
                    "--format", "json")
     assert asked.json()["constraints"]["theano"] == "pymc-1.1.2"
+
+
+def test_from_machine_with_a_target_that_crashes(tmp_path: Path) -> None:
+    fake = tmp_path / "python"
+    fake.write_text("#!/bin/sh\nkill -SEGV $$\n")
+    fake.chmod(0o755)
+    run = doctor("resolve", "--from-machine", "--python", str(fake), "--format", "json")
+    assert run.code == 3, run.err
+    assert run.json()["error"]["kind"] == "probe" and "SIGSEGV" in run.json()["error"]["message"]
+    missing = doctor("resolve", "--from-machine", "--python", str(tmp_path / "nothing"), "--format", "json")
+    assert missing.code == 2 and missing.json()["error"]["kind"] == "usage"

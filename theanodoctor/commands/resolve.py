@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from theanodoctor.clikit import emit, format_option, json_doc, note, style
+from theanodoctor.clikit import Failure, emit, format_option, json_doc, note, style
 
 RESOLVE_EXIT_CODES = """\b
 Exit codes:
@@ -88,6 +88,10 @@ def probe_machine(python: str | None, fmt: str) -> dict[str, str | None]:
     if fmt == "text":
         note(f"taking the facts from this machine and {target or 'no Python environment'}")
     facts = Pending(target, candidates).wait()
+    probe = facts.target
+    if target and probe.get("status") != "ok":
+        raise Failure(f"the probe of {target} failed ({probe.get('status')}: {probe.get('error')}); "
+                      "`theanodoctor check --python` shows why", 3, "probe")
     return machine_options(facts)
 
 
