@@ -44,8 +44,9 @@ def _cudnn(c: Candidate) -> list[Caveat]:
     theano = kb_libs.theano_cudnn()
     if c.gpu.cudnn is None:
         return [Caveat("no-cudnn", Reason(
-            "no cuDNN: convolutions use Theano's own GPU code (slower); the emitted .theanorc sets "
-            "`[dnn] enabled = False` so Theano does not look for it", (cites.cudnn_theano(theano),)))]
+            "no cuDNN: Theano's GPU back-end runs without it; the emitted .theanorc sets `[dnn] enabled = False` "
+            "(disable cuDNN even if present) so Theano neither looks for one nor uses a cuDNN 8+ it cannot run",
+            (cites.cudnn_theano(theano),)))]
     major, minor = (vkey(c.gpu.cudnn) + (0, 0))[:2]
     if major * 1000 + minor * 100 >= theano.warn_from:
         return [Caveat("cudnn-newer-than-theano", Reason(
