@@ -100,3 +100,12 @@ def test_from_machine_with_a_target_that_crashes(tmp_path: Path) -> None:
     assert run.json()["error"]["kind"] == "probe" and "SIGSEGV" in run.json()["error"]["message"]
     missing = doctor("resolve", "--from-machine", "--python", str(tmp_path / "nothing"), "--format", "json")
     assert missing.code == 2 and missing.json()["error"]["kind"] == "usage"
+
+
+def test_machine_options_with_a_gpu_the_tables_do_not_know() -> None:
+    data = Facts.load(str(SNAPSHOTS / "linux_gtx1080ti_cuda102_ready.json")).to_dict()
+    data["nvidia"]["gpus"][0].update(name="NVIDIA Mystery 9000", compute_capability=None)
+    options = machine_options(Facts.from_dict(data))
+    assert "gpu" not in options and options["cuda"] == "10.2" and options["driver"] == "440.33.01"
+    data["nvidia"]["gpus"][0].update(name="GeForce GTX 1080 Ti")
+    assert machine_options(Facts.from_dict(data))["cc"] == "6.1"  # from the name table

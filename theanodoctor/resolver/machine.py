@@ -73,7 +73,11 @@ def machine_options(facts: Facts) -> dict[str, str | None]:
     common = {"os": have.os, "python": have.python, "theano": theano}
     if not have.gpu:
         return {**common, "cpu_only": "yes"}
-    return {**common, "gpu": have.gpu, "cc": have.cc, "driver": have.driver, "cuda": have.cuda, "cudnn": have.cudnn}
+    named = kb_cuda.cc_from_name(have.gpu)
+    cc = have.cc or (named.cc if named else None)
+    if cc not in kb_cuda.architectures():  # neither reported nor in the tables: not a constraint
+        return {**common, "driver": have.driver, "cuda": have.cuda, "cudnn": have.cudnn}
+    return {**common, "gpu": have.gpu, "cc": cc, "driver": have.driver, "cuda": have.cuda, "cudnn": have.cudnn}
 
 
 class Mismatch(NamedTuple):
