@@ -107,6 +107,13 @@ def test_cli_text_conflict_and_close_matches() -> None:
     assert bad.code == 2 and "GeForce GTX 1660 SUPER" in bad.err
 
 
+def test_cli_text_keeps_brackets_and_pairs_ways_out() -> None:
+    run = doctor("resolve", "--os", "windows", "--gpu", "RTX 3090", "--cuda", "10.2", "--cudnn", "7.6.5")
+    assert run.code == 1
+    assert ("use CUDA 11.1 instead of 10.2 (with --gpu \"RTX 3090\" (sm_86)), and run without cuDNN "
+            "(CUDA 11.1, `[dnn] enabled = False`)") in run.out
+
+
 def test_cli_emit_to_stdout_and_output(tmp_path: Path) -> None:
     run = doctor("resolve", "--cpu-only", "--emit", "pip")
     assert run.code == 0 and _requirements(run.out)["Theano"].specifier.contains("1.0.5")

@@ -43,12 +43,12 @@ def _conflicts(console: Any, res: Any, style: Style, verbose: bool) -> None:
         inputs = " + ".join(conflict.inputs) or "the stack itself"
         console.print(Text.assemble((glyph, f"bold {colour}"), " ", (f"conflict {n}", "bold"), ": ", inputs))
         for reason in conflict.why:
-            console.print(f"    why: {reason.text}")
+            console.print(Text(f"    why: {reason.text}"))
             cited = _cites(reason, verbose)
             if cited:
                 console.print(Text("         " + cited, style="dim"))
         for way in conflict.ways_out:
-            console.print(f"    {arrow} {way}")
+            console.print(Text(f"    {arrow} {way}"))
 
 
 def render_resolution(res: Any, style: Style, verbose: bool = False) -> str:
@@ -89,5 +89,6 @@ def render_profiles(stacks: Any, style: Style, verbose: bool = False) -> str:
         for s in stacks:
             console.print(Text(f"{s.id}: {s.title}", style="bold"))
             console.print(Text(f"    source: {s.source}", style="dim"))
-    console.print("Show one checked against your constraints: theanodoctor resolve --profile ID [--os ... --gpu ...]")
+    console.print(Text("Show one checked against your constraints: "
+                       "theanodoctor resolve --profile ID [--os ... --gpu ...]"))
     return str(console.file.getvalue())  # type: ignore[attr-defined]

@@ -148,6 +148,10 @@ def _way_out(key: str, found: Candidate, cons: Constraints) -> str:
     return f"drop --cpu-only ({cuda})"
 
 
+def _key(bit: int) -> str:
+    return KEYS[bit.bit_length() - 1]
+
+
 def explain(candidates: Sequence[Candidate], conflict: int, base: int, cons: Constraints) -> Conflict:
     """One conflict: its inputs, the rules behind it, and for each input what works without it."""
     soft = base & BIT["device"]
@@ -159,7 +163,14 @@ def explain(candidates: Sequence[Candidate], conflict: int, base: int, cons: Con
         asked = cons._replace(os=None) if bit == BIT["os"] else cons
         found = best(candidates, (base | conflict) & ~dropped, asked)
         if found is not None:
-            ways.append(_way_out(KEYS[bit.bit_length() - 1], found, cons))
+            ways.append(_way_out(_key(bit), found, cons))
+            continue
+        # another input holds it too: name the pair that works together
+        for other in bits(base & ~soft & ~dropped):
+            found = best(candidates, (base | conflict) & ~dropped & ~other, asked)
+            if found is not None:
+                ways.append(f"{_way_out(_key(bit), found, cons)}, and {_way_out(_key(other), found, cons)}")
+                break
     ways += [r for r in remedies if r not in ways]
     if not reasons:
         reasons = [Reason("no stack in the tables satisfies these inputs together")]
