@@ -27,6 +27,7 @@ from theanodoctor.clikit import (
 )
 from theanodoctor.commands.preflight import preflight
 from theanodoctor.commands.report import report
+from theanodoctor.commands.resolve import profiles, provision, resolve
 from theanodoctor.commands.summarize import summarize
 
 
@@ -217,6 +218,9 @@ def envs(fmt: str) -> None:
 cli.add_command(report)
 cli.add_command(preflight)
 cli.add_command(summarize)
+cli.add_command(resolve)
+cli.add_command(profiles)
+cli.add_command(provision)
 
 
 def _run(entry: Callable[..., Any], argv: list[str]) -> NoReturn:

@@ -1,0 +1,98 @@
+"""Files a resolution can be written as: conda environment.yml, pip requirements, .theanorc.
+Formatters return text; ``write_new`` writes atomically and never replaces a file unasked."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+from theanodoctor import kb_stacks
+from theanodoctor.clikit import Failure
+from theanodoctor.resolver.model import Resolution
+from theanodoctor.resolver.space import pygpu_source
+
+WINDOWS_CUDA = "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v{cuda}"  # FACTS.md s5
+LINUX_CUDA = "/usr/local/cuda-{cuda}"
+NO_PYPI_PYGPU = ("pygpu {version} is not on PyPI (pip cannot install it): install it with conda "
+                 "(`conda install -c conda-forge pygpu={version}`, Python 3.7-3.10) or build libgpuarray + "
+                 "pygpu {version} from source")
+
+
+def _summary(res: Resolution) -> str:
+    theano = (res.pin("theano") or "").replace("==", " ")
+    where = f"CUDA {res.pin('cuda')} + cuDNN {res.pin('cudnn')}" if res.gpu else "CPU only"
+    return f"{theano} on Python {res.pin('python')}, {where}" + (f" (stack {res.stack})" if res.stack else "")
+
+
+def _os(res: Resolution) -> str:
+    return res.os or res.constraints.os or res.constraints.host_os
+
+
+def env_name(res: Resolution) -> str:
+    return f"theano-{res.stack}" if res.stack else "theano-py" + (res.pin("python") or "").replace(".", "")
+
+
+def conda_env(res: Resolution, name: str | None = None) -> str:
+    """environment.yml: Python, numpy, scipy (and pygpu, the compiler) from conda; Theano via pip."""
+    pygpu = res.pin("pygpu") if res.gpu else None
+    source = pygpu_source(res.pin("python") or "", _os(res)) if pygpu else None
+    channels = ["conda-forge"] + (["defaults"] if source and source.channel == "defaults" else [])
+    deps = [f"python={res.pin('python')}", f"numpy={res.pin('numpy')}", f"scipy={res.pin('scipy')}", "pip"]
+    if pygpu:
+        deps += [f"pygpu={pygpu}", f"libgpuarray={pygpu}"]
+    compiler = kb_stacks.compiler_for(_os(res))
+    deps += list(compiler.conda) if compiler else []
+    lines = [f"# {_summary(res)}", "# written by `theanodoctor resolve --emit conda`; create it with",
+             "#   conda env create -f environment.yml", f"name: {name or env_name(res)}", "channels:"]
+    lines += [f"  - {c}" for c in channels]
+    lines += ["dependencies:"] + [f"  - {d}" for d in deps] + ["  - pip:", f"    - {res.pin('theano')}"]
+    if res.gpu:
+        lines += [f"# CUDA {res.pin('cuda')}, cuDNN {res.pin('cudnn')} and the driver ({res.pin('driver')}) are "
+                  "installed outside conda (NVIDIA's installers)"]
+    return "\n".join(lines) + "\n"
+
+
+def pip_requirements(res: Resolution) -> str:
+    """requirements.txt with exact pins; pygpu cannot come from PyPI, and the file says so."""
+    lines = [f"# {_summary(res)}", f"# needs Python {res.pin('python')}: create the venv with that interpreter",
+             f"numpy=={res.pin('numpy')}", f"scipy=={res.pin('scipy')}", f"{res.pin('theano')}"]
+    if res.gpu:
+        lines += ["# " + NO_PYPI_PYGPU.format(version=res.pin("pygpu"))]
+    return "\n".join(lines) + "\n"
+
+
+def theanorc(res: Resolution) -> str:
+    """A .theanorc for the stack (the fix helper's editor may replace this one function)."""
+    lines = [f"# {_summary(res)}", "[global]", f"device = {'cuda' if res.gpu else 'cpu'}"]
+    if res.gpu:
+        lines += ["floatX = float32", "", "[cuda]",
+                  "root = " + (WINDOWS_CUDA if _os(res) == "windows" else LINUX_CUDA).format(cuda=res.pin("cuda"))]
+        if res.pin("cudnn") == "none":
+            lines += ["", "[dnn]", "enabled = False"]
+    if any(c.fix_id == "blas-ldflags" for c in res.caveats):
+        lines += ["", "[blas]", "ldflags ="]
+    return "\n".join(lines) + "\n"
+
+
+EMITTERS = {"conda": conda_env, "pip": pip_requirements, "theanorc": theanorc}
+
+
+def write_new(path: str, text: str, force: bool = False) -> None:
+    """Write ``text`` to ``path`` atomically (temp file + rename in the same folder); an existing
+    file is replaced only with ``force``."""
+    if os.path.lexists(path) and not force:
+        raise Failure(f"{path} exists; use --force to replace it", 2)
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise Failure(f"{folder} is not a folder", 2)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".theanodoctor-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise

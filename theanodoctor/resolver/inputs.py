@@ -1,0 +1,165 @@
+"""The resolver's inputs: what the user (or the probe) fixed, validated against the tables.
+
+Each input is one bit of a mask, so the solver can ask "which inputs cannot hold together".
+``device`` is implicit: a GPU stack is wanted unless --cpu-only (or macOS) says otherwise."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Any, NamedTuple
+
+KEYS = ("os", "python", "numpy", "theano", "cuda", "cudnn", "gpu", "driver", "cpu_only", "device")
+BIT = {key: 1 << i for i, key in enumerate(KEYS)}
+THEANO_CHOICES = {"1.0.5": ("Theano", "1.0.5"), "pymc-1.1.2": ("Theano-PyMC", "1.1.2")}
+_OS_NAMES = {"windows": "windows", "win": "windows", "win32": "windows", "linux": "linux",
+             "macos": "macos", "darwin": "macos", "osx": "macos"}
+
+
+class InputError(ValueError):
+    """An input the resolver cannot use (a usage error, exit 2)."""
+
+
+class Constraints(NamedTuple):
+    os: str | None = None
+    python: str | None = None     # "3.7"
+    numpy: str | None = None      # "1.24.4"
+    theano: str | None = None     # "1.0.5" | "pymc-1.1.2" (None: auto)
+    cuda: str | None = None       # "10.2"
+    cudnn: str | None = None      # "7.6.5"
+    gpu: str | None = None        # as typed: "GTX 1660 SUPER" or "sm_75"
+    cc: str | None = None         # the GPU's compute capability: "7.5"
+    driver: str | None = None     # "451.67"
+    cpu_only: bool = False
+    host_os: str = "linux"        # preferred when --os is not given
+
+    def active(self) -> int:
+        """The mask of the inputs that were given (plus the implicit wish for a GPU stack)."""
+        mask = 0
+        for key in KEYS[:-2]:
+            if getattr(self, key) is not None:
+                mask |= BIT[key]
+        if self.cpu_only:
+            mask |= BIT["cpu_only"]
+        elif self.os != "macos":
+            mask |= BIT["device"]
+        return mask
+
+    def flavour(self) -> tuple[str, str] | None:
+        return THEANO_CHOICES.get(self.theano or "")
+
+    def label(self, key: str) -> str:
+        """How an input reads in an explanation: as it was typed."""
+        if key == "device":
+            return "a GPU stack (no --cpu-only)"
+        if key == "cpu_only":
+            return "--cpu-only"
+        if key == "gpu":
+            typed = self.gpu or ""
+            arch = "sm_" + (self.cc or "").replace(".", "")
+            return f"--arch {typed}" if typed.startswith("sm_") else f'--gpu "{typed}" ({arch})'
+        return f"--{key} {getattr(self, key)}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return self._asdict()
+
+
+def norm_os(value: str | None) -> str | None:
+    if value is None:
+        return None
+    found = _OS_NAMES.get(value.strip().lower())
+    if found is None:
+        raise InputError(f"--os {value!r}: use windows, linux or macos")
+    return found
+
+
+def minor_version(value: str | None, option: str) -> str | None:
+    """"3.7.16" -> "3.7"; InputError for anything that is not a version."""
+    if value is None:
+        return None
+    match = re.fullmatch(r"\s*(\d+)\.(\d+)(?:\.\d+)*\s*", value)
+    if not match:
+        raise InputError(f"{option} {value!r} is not a version like 3.7")
+    return f"{int(match.group(1))}.{int(match.group(2))}"
+
+
+def exact_version(value: str | None, option: str) -> str | None:
+    if value is None:
+        return None
+    if not re.fullmatch(r"\d+(\.\d+)+", value.strip()):
+        raise InputError(f"{option} {value!r} is not a version like 1.16.6")
+    return value.strip()
+
+
+def cuda_version(value: str | None) -> str | None:
+    from theanodoctor import kb_cuda
+
+    version = minor_version(value, "--cuda")
+    if version is None:
+        return None
+    known = sorted({r.cuda for r in kb_cuda.driver_table().releases}, key=lambda v: kb_cuda.vtuple(v) or ())
+    if version not in known:
+        raise InputError(f"--cuda {value}: not a CUDA release in profiles/cuda_driver.yaml "
+                         f"(known: {', '.join(known)})")
+    return version
+
+
+def arch_cc(value: str) -> str:
+    """"sm_75" / "compute_75" / "7.5" -> "7.5"; InputError when the tables do not know it."""
+    from theanodoctor import kb_cuda
+
+    text = value.strip().lower()
+    match = re.fullmatch(r"(?:sm_|compute_)?(\d+)(\d)", text)
+    cc = f"{int(match.group(1))}.{match.group(2)}" if match else text
+    known = kb_cuda.architectures()
+    if cc not in known:
+        listed = ", ".join(a.sm for a in known.values())
+        raise InputError(f"--arch {value}: not a GPU architecture in profiles/gpu_arch.yaml (known: {listed})")
+    return cc
+
+
+def gpu_cc(name: str) -> str:
+    """The compute capability of a GPU name; InputError naming close matches when unknown."""
+    from theanodoctor import kb_cuda
+
+    entry = kb_cuda.cc_from_name(name)
+    if entry is not None:
+        return entry.cc
+    table = kb_cuda.gpu_names()
+    keys = {" ".join(g.tokens): g.name for g in table.gpus}
+    typed = " ".join(kb_cuda.tokens(name, table.vendor_words))
+    close = [k for k in keys if typed and k.startswith(typed)]
+    close += difflib.get_close_matches(typed, list(keys), cutoff=0.6)
+    spelled = list(dict.fromkeys(keys[k] for k in close))[:5]
+    hint = f"; close matches: {', '.join(spelled)}" if spelled else ""
+    raise InputError(f"--gpu {name!r}: not in profiles/gpu_names.yaml{hint} (or give --arch sm_XY)")
+
+
+def driver_version(value: str | None) -> str | None:
+    if value is None:
+        return None
+    if not re.fullmatch(r"\d+(\.\d+)*", value.strip()):
+        raise InputError(f"--driver {value!r} is not a driver version like 451.67")
+    return value.strip()
+
+
+def build(*, os: str | None = None, python: str | None = None, numpy: str | None = None,
+          theano: str | None = None, cuda: str | None = None, cudnn: str | None = None,
+          gpu: str | None = None, arch: str | None = None, driver: str | None = None,
+          cpu_only: bool = False, host_os: str = "linux", cc: str | None = None) -> Constraints:
+    """Validated constraints from option values (InputError on the first bad one). ``cc``: the
+    GPU's compute capability when it is known (from the probe), so the name is not looked up."""
+    if gpu and arch:
+        raise InputError("--gpu and --arch exclude each other")
+    if theano not in (None, "auto", *THEANO_CHOICES):
+        raise InputError(f"--theano {theano!r}: use 1.0.5, pymc-1.1.2 or auto")
+    if cc:
+        cc = arch_cc(cc)
+    elif gpu or arch:
+        cc = gpu_cc(gpu) if gpu else arch_cc(arch or "")
+    return Constraints(
+        os=norm_os(os), python=minor_version(python, "--python"), numpy=exact_version(numpy, "--numpy"),
+        theano=None if theano in (None, "auto") else theano, cuda=cuda_version(cuda),
+        cudnn=exact_version(cudnn, "--cudnn"), gpu=(gpu or arch), cc=cc,
+        driver=driver_version(driver), cpu_only=cpu_only, host_os=norm_os(host_os) or "linux",
+    )

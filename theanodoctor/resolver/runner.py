@@ -1,0 +1,130 @@
+"""Carry out a provisioning plan: write its files, run each command (timeout, output captured into
+the log, progress on stderr), then judge the new env with the doctor's own `check` and
+`smoke-test`."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shlex
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from typing import Any, NamedTuple, TextIO
+
+from theanodoctor.clikit import Failure, note
+from theanodoctor.facts import envelope
+from theanodoctor.resolver import emit
+from theanodoctor.resolver.provision import Plan, Step, _conda_envs, env_prefix, env_python
+
+
+class Verified(NamedTuple):
+    python: str
+    check: dict[str, Any]
+    smoke: dict[str, Any]
+    exit_code: int
+    verdict: str
+
+
+def describe(plan: Plan, device: str) -> str:
+    """The plan as text: files, exact commands, and the verification that follows (--dry-run)."""
+    lines = [f"method: {plan.method} ({plan.tool})", f"new environment: {plan.target}", f"log: {plan.log}"]
+    lines += [f"write {path}:" + "".join(f"\n    {line}" for line in text.splitlines()) for path, text in plan.files]
+    lines += [f"run: {shlex.join(step.argv)}   (timeout {step.timeout:.0f} s)" for step in plan.steps]
+    python = plan.python or f"<the python of conda env {plan.target}>"
+    folder = plan.target if os.path.isabs(plan.target) else f"<conda env {plan.target}>"
+    lines.append(f"write {os.path.join(folder, 'theanorc')}")
+    lines.append(f"then: theanodoctor check --python {python}; theanodoctor smoke-test --python {python} "
+                 f"--device {device}")
+    lines += [f"note: {n}" for n in plan.notes]
+    return "\n".join(lines) + "\n"
+
+
+@contextlib.contextmanager
+def _progress(title: str) -> Iterator[None]:
+    """A spinner with elapsed time on stderr while a long step runs (a plain line when piped)."""
+    if not sys.stderr.isatty():
+        note(f"{title} ...")
+        yield
+        return
+    from rich.console import Console
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                  console=Console(stderr=True), transient=True) as progress:
+        progress.add_task(title, total=None)
+        yield
+    note(f"done: {title}")
+
+
+def _run(step: Step, log: TextIO) -> None:
+    log.write(f"$ {shlex.join(step.argv)}\n")
+    log.flush()
+    started = time.monotonic()
+    with _progress(step.title):
+        try:
+            proc = subprocess.run(step.argv, capture_output=True, timeout=step.timeout, stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired as exc:
+            log.write((exc.stdout or b"").decode(errors="replace") + f"\n[timed out after {step.timeout:.0f} s]\n")
+            raise Failure(f"{step.title}: timed out after {step.timeout:.0f} s (log: {log.name})", 3,
+                          "provision") from exc
+        except OSError as exc:
+            log.write(f"[could not start: {exc}]\n")
+            raise Failure(f"{step.title}: could not start {step.argv[0]}: {exc}", 3, "provision") from exc
+    output = (proc.stdout + proc.stderr).decode(errors="replace")
+    log.write(output + f"\n[exit {proc.returncode} after {time.monotonic() - started:.1f} s]\n\n")
+    log.flush()
+    if proc.returncode != 0:
+        tail = "\n".join(output.strip().splitlines()[-15:])
+        raise Failure(f"{step.title}: `{step.argv[0]}` exited {proc.returncode} (log: {log.name})\n{tail}", 3,
+                      "provision")
+
+
+def _new_python(plan: Plan) -> str:
+    if plan.python:
+        return plan.python
+    found = [e for e in _conda_envs(plan.tool) if os.path.basename(e) == plan.target]
+    if not found:
+        raise Failure(f"conda env {plan.target} was not found after creating it", 3, "provision")
+    return env_python(found[0])
+
+
+def build(plan: Plan) -> str:
+    """Write the plan's files, run its steps, write the env's theanorc; the new interpreter."""
+    os.makedirs(plan.workdir, exist_ok=True)
+    for path, text in plan.files:
+        emit.write_new(path, text)
+    with open(plan.log, "a", encoding="utf-8") as log:
+        log.write(f"# theanodoctor provision: {plan.method} -> {plan.target}\n")
+        for step in plan.steps:
+            _run(step, log)
+        python = _new_python(plan)
+        log.write(f"# new interpreter: {python}\n")
+    emit.write_new(os.path.join(env_prefix(python), "theanorc"), plan.theanorc, force=True)
+    return python
+
+
+def verify(python: str, device: str, theanorc: str | None) -> Verified:
+    """`check` and `smoke-test` on the new env, through the doctor's own modules."""
+    from theanodoctor import engine, knowledge
+    from theanodoctor.gather import Pending
+    from theanodoctor.report import Report
+    from theanodoctor.smoke.result import judge
+    from theanodoctor.smoke.runner import Options, run_smoke
+
+    env = dict(os.environ)
+    if theanorc:
+        env["THEANORC"] = theanorc
+    with _progress(f"check {python}"):
+        pending = Pending(python, envelope(chosen=python, chosen_source="provision", candidates=[]), env=env)
+        knowledge.preload()
+        facts = pending.wait()
+        options = engine.Options()
+        report = Report(facts, tuple(engine.run_checks(facts, engine.all_checks(), options)), options)
+    with _progress(f"smoke-test --device {device}"):
+        smoke_options = Options(device=None if device == "config" else device)
+        smoke = judge(run_smoke(python, smoke_options, env=env), smoke_options.device, smoke_options.stages)
+    code = max(report.exit_code(), smoke.exit_code)
+    return Verified(python, report.to_dict(), smoke.to_dict(), code,
+                    f"check: {report.verdict}; smoke-test: {smoke.verdict}")
