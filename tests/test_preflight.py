@@ -15,7 +15,7 @@ import pytest
 from tests.cli_helpers import doctor
 from theanodoctor import engine
 from theanodoctor.facts import Facts
-from theanodoctor.preflight import Preflight, fatal_reason
+from theanodoctor.preflight import Preflight, fatal_reason, profile_check
 from theanodoctor.render.github import command, escape_data, escape_property, render_github
 from theanodoctor.render.junit import render_junit
 from theanodoctor.report import Report
@@ -56,7 +56,8 @@ def assert_counts_add_up(root: ET.Element) -> None:
 def test_healthy_env_passes(legacy_python: Callable[[str], str], theano_home: Path, tmp_path: Path) -> None:
     junit = tmp_path / "reports" / "preflight.xml"
     junit.parent.mkdir()
-    run = doctor("preflight", "--python", legacy_python("healthy37"), *FAST, "--junit", str(junit))
+    run = doctor("preflight", "--python", legacy_python("healthy37"), *FAST, "--junit", str(junit),
+                 "--profile", "cpu-py37")
     assert run.code == 0, run.out + run.err
     assert run.out.rstrip().splitlines()[-1].startswith("Preflight: Passed: checks say CPU only; smoke test passed")
     root, by_name = suites(junit)
@@ -65,7 +66,8 @@ def test_healthy_env_passes(legacy_python: Callable[[str], str], theano_home: Pa
     checks, smoke = by_name["theanodoctor.check"], by_name["theanodoctor.smoke-test"]
     assert [c.get("name") for c in smoke.iter("testcase")] == list(STAGES)
     assert all(float(c.get("time", 0)) > 0 for c in smoke.iter("testcase"))  # compile + run, measured
-    assert len(list(checks.iter("testcase"))) == len(engine.all_checks())
+    assert len(list(checks.iter("testcase"))) == len(engine.all_checks()) + 1  # + profile-match
+    assert case(checks, "profile-match").find("failure") is None
     stack = case(checks, "python-stack")
     assert stack.get("classname") == "theanodoctor.check.python" and stack.find("failure") is None
     assert "a verified combination" in (stack.findtext("system-out") or "")
@@ -157,6 +159,8 @@ def test_usage_errors_exit_2_before_probing(tmp_path: Path) -> None:
     assert run.code == 2 and run.json()["error"]["kind"] == "usage" and "--junit" in run.json()["error"]["message"]
     run = doctor("preflight", "--device", "gpu")
     assert run.code == 2 and "cpu, cuda, cudaN" in run.err
+    run = doctor("preflight", "--profile", "no-such-stack", "--format", "json")
+    assert run.code == 2 and "cpu-py37" in run.json()["error"]["message"]  # the known names, listed
     helped = doctor("preflight", "--help")
     assert helped.code == 0 and "3  the doctor, the target probe or the smoke script" in helped.out
 
@@ -179,6 +183,17 @@ def gpu_stage(**extra: Any) -> dict[str, Any]:
 
 
 IMPORTED = {"ok": True, "python": "3.7.16", "numpy": "1.16.6", "theano": "1.0.5", "device": "cuda"}
+
+
+def test_profile_check_names_every_pin_that_differs() -> None:
+    facts = Facts.load(str(SNAPSHOTS / "linux_gtx1080ti_cuda102_ready.json"))
+    [result] = engine.run_checks(facts, [profile_check("win10-cuda10.2-py37")])
+    assert result.status == "error" and result.id == "profile-match"
+    assert result.outcome.message.endswith("pins of the stack win10-cuda10.2-py37 differ: os, cudnn")
+    assert "theanodoctor provision --profile win10-cuda10.2-py37" in result.outcome.remedy
+    [linux] = engine.run_checks(facts, [profile_check("linux-cuda10.2-py37")])  # same stack but no cuDNN found
+    assert [m["name"] for m in linux.outcome.data["mismatches"]] == ["cudnn"]
+    assert linux.outcome.details == ("cuDNN not found where Theano looks; the stack pins 7.6.5",)
 
 
 def test_exit_codes_combine() -> None:

@@ -85,6 +85,36 @@ def fatal_reason(facts: Facts, python: str | None) -> str | None:
     return "import theano already fails in the probe"
 
 
+def profile_check(stack_id: str) -> Check:
+    """`preflight --profile NAME`: one more pure check, that the environment is exactly that named
+    stack (profiles/stacks.yaml): same Python, numpy, scipy and Theano, and for a GPU stack the
+    same pygpu, CUDA and cuDNN, with a driver new enough. Unknown name: a usage error."""
+    from theanodoctor import engine, kb_stacks
+    from theanodoctor.clikit import Failure
+
+    stack = kb_stacks.stack(stack_id)
+    if stack is None:
+        known = ", ".join(s.id for s in kb_stacks.stacks())
+        raise Failure(f"--profile {stack_id!r}: no such stack (known: {known}; see `theanodoctor profiles`)", 2)
+
+    def matches(facts: Facts, options: Options) -> engine.Outcome:
+        from theanodoctor.resolver.machine import stack_mismatches
+
+        differ = stack_mismatches(stack, facts)
+        if not differ:
+            return engine.ok(f"this environment is the stack {stack.id}")
+        return engine.error(
+            f"{len(differ)} pin{'s' if len(differ) > 1 else ''} of the stack {stack.id} "
+            f"differ{'' if len(differ) > 1 else 's'}: "
+            + ", ".join(m.name for m in differ),
+            cause=f"The job expects exactly the stack {stack.id} ({stack.title}).",
+            remedy=f"Rebuild the environment with `theanodoctor provision --profile {stack.id}`, or update "
+                   "the profile the job asks for.",
+            details=tuple(m.message for m in differ), data={"mismatches": [m.to_dict() for m in differ]})
+
+    return engine.Check("profile-match", f"Matches the known-good stack {stack.id}", "profile", matches)
+
+
 def judge(facts: Facts, checks: Sequence[Check], options: Options) -> Report:
     from theanodoctor import engine
 
@@ -95,8 +125,7 @@ def run_preflight(python: str | None, pending: Any, checks: Sequence[Check], opt
                   smoke_options: Any, on_smoke: Any = None) -> Preflight:
     """Wait for the probe (``gather.Pending``), judge, then smoke-test unless that is pointless.
 
-    ``checks`` is where a `--profile NAME` check (the machine matches a known-good stack's pins)
-    joins the catalogue: it is one more pure check over the same facts."""
+    ``checks`` may end with ``profile_check(NAME)`` (`--profile`)."""
     started = time.monotonic()
     facts = pending.wait()
     report = judge(facts, checks, options)

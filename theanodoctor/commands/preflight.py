@@ -49,30 +49,34 @@ def _writable_target(ctx: click.Context, param: click.Parameter, value: str | No
 @click.option("--redact", is_flag=True,
               help="Redact every output like `report` does (home -> ~, user/host names, GPU UUIDs), "
                    "for logs that others can read.")
+@click.option("--profile", metavar="NAME",
+              help="Also require this named known-good stack's exact pins (see `theanodoctor profiles`): "
+                   "the runner still has the stack the paper used.")
 @click.option("-v", "--verbose", is_flag=True, help="Text: show every check, with durations.")
 @click.option("--probe-timeout", type=click.FloatRange(1, 3600), default=120.0, show_default=True,
               help="Seconds the target probe may take (a first `import theano` compiles C code).")
 @smoke_options
 def preflight(python_spec: str | None, require_gpu: bool, fmt: str, junit_file: str | None, redact: bool,
-              verbose: bool, probe_timeout: float, device: str | None, flags: str | None, size: int,
-              repeats: int, keep_cache: bool, stage_timeout: float, timeout: float) -> None:
+              profile: str | None, verbose: bool, probe_timeout: float, device: str | None, flags: str | None,
+              size: int, repeats: int, keep_cache: bool, stage_timeout: float, timeout: float) -> None:
     """Gate a CI job: run `check --strict` and `smoke-test` on the target and exit non-zero
     unless both pass."""
     from theanodoctor.gather import Pending, select_target
+    from theanodoctor.preflight import profile_check, run_preflight
 
+    wanted = [profile_check(profile)] if profile else []  # an unknown name fails before the probe starts
     python, candidates = select_target(python_spec)
     pending = Pending(python, candidates, probe_timeout=probe_timeout)  # starts the probe now
     chatty = fmt == "text"
     if chatty:
         note(f"preflight of {python}" if python else "no Python environment with Theano found")
     from theanodoctor import engine
-    from theanodoctor.preflight import run_preflight
     from theanodoctor.smoke.runner import Options as SmokeOptions
 
     smoke_options_ = SmokeOptions(device=device, flags=flags, size=size, repeats=repeats, keep_cache=keep_cache,
                                   stage_timeout=stage_timeout, timeout=timeout)
-    # A `--profile NAME` (this machine must match a known-good stack's pins) adds its check to this list.
-    result = run_preflight(python, pending, engine.all_checks(), engine.Options(require_gpu=require_gpu),
+    checks = engine.all_checks() + wanted
+    result = run_preflight(python, pending, checks, engine.Options(require_gpu=require_gpu),
                            smoke_options_, on_smoke=(lambda p: note(f"smoke-testing {p}")) if chatty else None)
     redactor = _redactor(result) if redact else None
     scrub = redactor.text if redactor else (lambda text: text)
