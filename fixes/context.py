@@ -19,8 +19,12 @@ class Note(NamedTuple):
     fix_id: str
     message: str
 
+    @property
+    def refused(self) -> bool:
+        return self.message.startswith("refused")
+
     def to_dict(self) -> dict[str, Any]:
-        return self._asdict()
+        return {**self._asdict(), "refused": self.refused}
 
 
 class Plan(NamedTuple):

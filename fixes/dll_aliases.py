@@ -35,8 +35,8 @@ def wanted_names(ctx: Context, kit: Json) -> list[tuple[str, str, str]]:
     if driver:
         try:
             version = kb_libs.split_version(str(driver))
-            names += [("nvrtc", rule.nvrtc(version), f"libgpuarray asks for it (the driver reports CUDA {driver})"),
-                      ("cublas", rule.cublas(version), f"libgpuarray asks for it (the driver reports CUDA {driver})")]
+            names += [("nvrtc", rule.nvrtc(version), f"libgpuarray asks for it: the driver reports CUDA {driver}"),
+                      ("cublas", rule.cublas(version), f"libgpuarray asks for it: the driver reports CUDA {driver}")]
         except ValueError:
             pass
     guide = kb_libs.aliases_for(kit.get("version"))

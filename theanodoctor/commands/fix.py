@@ -189,8 +189,9 @@ def fix(python_spec: str | None, snapshot: str | None, cuda: str | None, yes: bo
         from theanodoctor.render.fix import render_plan
 
         emit(render_plan(plan, style()))
+    refused = 1 if any(n.refused for n in plan.notes) else 0
     if dry_run or not plan.applicable:
-        return _finish(fmt, {**doc, "mode": "dry-run" if dry_run else "nothing-to-apply"}, 0)
+        return _finish(fmt, {**doc, "mode": "dry-run" if dry_run else "nothing-to-apply"}, refused)
     if not yes and not (fmt == "text" and _confirm(fmt)):
         note("not applied: nothing can be asked here (stdin is not a terminal, or --format json); "
              "review the plan above and re-run with --yes to apply it"
@@ -205,6 +206,6 @@ def fix(python_spec: str | None, snapshot: str | None, cuda: str | None, yes: bo
             emit(render_before_after(rows, style()))
         elif snapshot:
             note("planned from a snapshot: run `theanodoctor check` to see the effect")
-    code = 0 if all(s.status == "applied" for s in steps) else 1
+    code = max(refused, 0 if all(s.status == "applied" for s in steps) else 1)
     _finish(fmt, {**doc, "mode": "applied", "run_id": run_id, "steps": [s.to_dict() for s in steps],
                   "before_after": rows}, code)

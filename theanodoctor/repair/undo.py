@@ -78,17 +78,38 @@ def _remove_empty(folders: list[str]) -> None:
             break  # not empty (something else lives there now) or gone: keep it
 
 
+def _later_paths(run_id: str, root: str | None) -> dict[str, str]:
+    """Paths that later runs (not undone) acted on -> the latest such run: undoing this run
+    there would take back their work, so those runs must be undone first."""
+    from .journal import list_runs, runs_dir
+
+    found: dict[str, str] = {}
+    for run in list_runs(root):
+        if run.run_id <= run_id or run.status == "undone":
+            continue
+        for rec in read_records(os.path.join(runs_dir(root), run.run_id)):
+            if rec.get("type") == "begin":
+                for key in ("path", "target"):
+                    if rec.get(key):
+                        found[str(rec[key])] = run.run_id
+    return found
+
+
 def undo_run(run_id: str, root: str | None = None) -> list[UndoResult]:
     journal = Journal(run_id, root)
     records = read_records(journal.dir)
     if not records:
         raise UnknownRun(f"no fix run {run_id!r} (see `theanodoctor fix --history`)")
     begun = [r for r in records if r.get("type") == "begin"]
+    later = _later_paths(run_id, root)
     results = []
     for rec in reversed(begun):
         step, kind = int(rec["step"]), rec.get("kind")
         try:
-            if kind in NOT_UNDOABLE:
+            touched = later.get(str(rec["path"])) or later.get(str(rec.get("target") or ""))
+            if touched:
+                status, message = "conflict", f"the later run {touched} changed it too: undo that run first"
+            elif kind in NOT_UNDOABLE:
                 status, message = "not-undoable", NOT_UNDOABLE[str(kind)]
             elif kind == "write":
                 status, message = _undo_write(journal, rec)
