@@ -79,3 +79,27 @@ def windows_tree(tmp: Path, snapshot: str = "windows_cuda102_cublas10_no_alias.j
     snap = tmp / "snapshot.json"
     snap.write_text(json.dumps(data))
     return snap, bin_dir, home
+
+
+def linux_tree(tmp: Path, unversioned: bool = False) -> tuple[Path, Path, Path]:
+    """(snapshot file, toolkit lib64, home): a CUDA 10.2 tree shaped like /usr/local/cuda-10.2
+    whose lib64 holds only the versioned libraries (unless ``unversioned``); off LD_LIBRARY_PATH."""
+    home, kit = tmp / "bob", tmp / "cuda-10.2"
+    lib = kit / "lib64"
+    lib.mkdir(parents=True)
+    home.mkdir(parents=True, exist_ok=True)
+    data = json.loads((SNAPSHOTS / "linux_gtx1080ti_cuda102_ready.json").read_text())
+    data = _rewrite(data, {"/usr/local/cuda-10.2": str(kit), "/home/bob": str(home)})
+    entry = data["cuda"]["toolkits"][0]
+    entry["aliases"] = []
+    entry["libraries"] = [n for n in entry["libraries"] if unversioned or not n.endswith(".so")]
+    for name in entry["libraries"]:
+        (lib / name).write_bytes(b"\x7fELF " + name.encode())
+    data["env"]["ld_library_path"] = []
+    data["target"]["stages"]["pygpu"] = {"ok": False, "error": {"type": "ImportError", "message": "x"}}
+    for rc in data["theanorc"]["files"]:
+        if rc.get("exists"):
+            Path(rc["path"]).write_text(rc["text_head"])
+    snap = tmp / "snapshot.json"
+    snap.write_text(json.dumps(data))
+    return snap, lib, home

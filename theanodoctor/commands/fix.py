@@ -71,7 +71,7 @@ def _history(fmt: str) -> None:
 
     runs = list_runs()
     if fmt == "json":
-        emit(json_doc({"state_dir": state_dir(), "runs": [r.to_dict() for r in runs]}))
+        emit(json_doc({"state_dir": state_dir(), "runs": [r.to_dict() for r in runs], "exit_code": 0}))
     else:
         emit(render_history(runs, style()))
 

@@ -3,7 +3,8 @@ back up, act atomically, verify, record.
 
 Test seam: ``THEANODOCTOR_TEST_KILL=after:N`` (or ``before:N``) makes the process SIGKILL
 itself after step N completed (or after step N's ``begin`` record, before it acts), so tests
-can kill a real run between two actions.
+can kill a real run between two actions; ``stop:N`` stops it (SIGSTOP) after step N instead,
+so a test can start a second run while the first holds the lock.
 """
 
 from __future__ import annotations
@@ -32,8 +33,11 @@ class StepResult(NamedTuple):
 
 
 def _maybe_die(when: str, step: int) -> None:
-    if os.environ.get(KILL_ENV) == f"{when}:{step}":
+    asked = os.environ.get(KILL_ENV)
+    if asked == f"{when}:{step}":
         os.kill(os.getpid(), getattr(signal, "SIGKILL", signal.SIGTERM))
+    if asked == f"stop:{step}" and when == "after" and hasattr(signal, "SIGSTOP"):
+        os.kill(os.getpid(), signal.SIGSTOP)
 
 
 def _cache_guard(action: Action) -> str | None:
