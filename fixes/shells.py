@@ -17,3 +17,11 @@ def path_commands(folder: str, windows: bool) -> tuple[tuple[str, str], ...]:
         )
     line = f'export LD_LIBRARY_PATH="{folder}${{LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}"'
     return (("bash", line), ("bash (permanent)", f"echo '{line}' >> ~/.bashrc"))
+
+
+def set_commands(name: str, value: str, windows: bool) -> tuple[tuple[str, str], ...]:
+    """(shell, command) pairs that set an environment variable for this session."""
+    bash = ("bash", f"export {name}='{value}'")
+    if windows:
+        return (("cmd", f'set "{name}={value}"'), ("PowerShell", f'$env:{name} = "{value}"'), bash)
+    return (bash,)

@@ -107,8 +107,9 @@ def test_base_compiledir_set_to_a_home_loses_nothing_else(compiled: tuple[str, P
 
 
 def test_a_folder_that_is_not_a_compiledir_is_refused(tmp_path: Path) -> None:
-    from theanodoctor.facts import Facts, envelope
     from theanodoctor.fixes.plan import make_plan
+
+    from theanodoctor.facts import Facts, envelope
 
     fake = tmp_path / "compiledir_mine"
     fake.mkdir()

@@ -59,3 +59,16 @@ def test_unknown_cuda_version_is_a_usage_error_listing_what_was_found(tmp_path: 
         assert run.code == 2
         assert "CUDA 9.2 was not found" in run.err and "CUDA 10.2 at" in run.err
     assert run.json()["error"]["kind"] == "usage"
+
+
+def test_theano_flags_are_corrected_as_advice_never_set(tmp_path: Path) -> None:
+    snap, _, home = linux_tree(tmp_path)
+    data = json.loads(snap.read_text())
+    data["env"]["vars"]["THEANO_FLAGS"] = "floatX=float32,device=gpu1"
+    snap.write_text(json.dumps(data))
+    before = listing(home)
+    run = fix(tmp_path / "state", "--from", str(snap), "--yes", "--only", "theanorc-device", "--format", "json")
+    assert run.code == 0, run.err + run.out
+    [advice] = [a for a in run.json()["plan"] if a["kind"] == "advice"]
+    assert advice["commands"] == [{"shell": "bash", "command": "export THEANO_FLAGS='floatX=float32,device=cuda1'"}]
+    assert run.json()["mode"] == "nothing-to-apply" and listing(home) == before

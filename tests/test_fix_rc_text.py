@@ -5,7 +5,6 @@ from __future__ import annotations
 import configparser
 
 import pytest
-
 from theanodoctor.fixes.rc_draft import Draft
 from theanodoctor.fixes.rc_text import RcText
 
