@@ -21,7 +21,7 @@ def chosen_kit(ctx: Context) -> Json | None:
 
 def _set(draft: Draft, fix_id: str, sect: str, option: str, value: str, why: str) -> None:
     if draft.rc.get(sect, option) != value and draft.rc.set(sect, option, value):
-        draft.note(fix_id, f"[{sect}] {option} = {value}" + (f" ({why})" if why else ""))
+        draft.note(fix_id, f"[{sect}] {option} = {value}".rstrip() + (f" ({why})" if why else ""))
 
 
 def _cudnn_root(ctx: Context, kit: Json) -> str | None:

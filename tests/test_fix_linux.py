@@ -72,3 +72,16 @@ def test_theano_flags_are_corrected_as_advice_never_set(tmp_path: Path) -> None:
     [advice] = [a for a in run.json()["plan"] if a["kind"] == "advice"]
     assert advice["commands"] == [{"shell": "bash", "command": "export THEANO_FLAGS='floatX=float32,device=cuda1'"}]
     assert run.json()["mode"] == "nothing-to-apply" and listing(home) == before
+
+
+def test_cuda_target_points_theano_at_a_cudnn_outside_the_toolkit(tmp_path: Path) -> None:
+    snap, _, home = linux_tree(tmp_path)
+    data = json.loads(snap.read_text())
+    cudnn = tmp_path / "cudnn-7.6.5"
+    data["cudnn"]["installs"] = [{"root": str(cudnn), "major": 7, "minor": 6, "patch": 5, "version": "7.6.5",
+                                  "in_toolkit": None, "libraries": ["libcudnn.so.7"]}]
+    snap.write_text(json.dumps(data))
+    doc = fix(tmp_path / "state", "--from", str(snap), "--cuda", "10.2", "--dry-run", "--format", "json").json()
+    [write] = [a for a in doc["plan"] if a["kind"] == "write"]
+    assert f"+[dnn]\n+base_path = {cudnn}\n" in write["preview"]
+    assert write["fix_ids"] == ["theanorc-write"]
