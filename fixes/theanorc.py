@@ -49,7 +49,13 @@ def plan_rc(ctx: Context) -> tuple[list[Action], list[Note]]:
     if target not in paths:
         paths.append(target)
     actions = []
+    listed = {str(f.get("path")) for f in rc_files(ctx.facts) if f.get("exists")}
     for path in paths:
+        if not os.path.isabs(path) or not os.path.isdir(os.path.dirname(path)) or (
+                path in listed and not os.path.lexists(path)):
+            # A snapshot from another machine: its files are not here to edit.
+            notes.append(Note("theanorc-write", f"{path} is not on this machine: its repairs cannot be planned here"))
+            continue
         draft = Draft.read(path)
         if not draft.editable:
             notes.append(Note("theanorc-encoding", f"{path} is in an encoding the doctor cannot read; not edited"))

@@ -132,3 +132,23 @@ def test_killed_inside_a_step_then_finished_by_running_again(tmp_path: Path) -> 
     assert fix(state, "--undo", second).code == 0
     assert fix(state, "--undo", first).code == 0
     assert listing(home, bin_dir) == before
+
+
+def test_a_real_windows_snapshot_applied_elsewhere_touches_nothing(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from tests.fix_helpers import SNAPSHOTS
+
+    work = tmp_path / "cwd"
+    work.mkdir()
+    env = {**os.environ, "THEANODOCTOR_STATE_DIR": str(tmp_path / "state")}
+    ran = subprocess.run([sys.executable, "-m", "theanodoctor", "fix", "--from",
+                          str(SNAPSHOTS / "windows_cuda102_cublas10_no_alias.json"), "--yes", "--format", "json"],
+                         cwd=work, env=env, capture_output=True, timeout=120)
+    doc = json.loads(ran.stdout)
+    assert ran.returncode == 1 and doc["exit_code"] == 1
+    assert doc["steps"] and all(s["status"] == "skipped" for s in doc["steps"])
+    assert any("not on this machine" in n["message"] for n in doc["notes"])
+    assert list(work.iterdir()) == []

@@ -62,6 +62,8 @@ def _cache_guard(action: Action) -> str | None:
 def precondition(action: Action) -> str | None:
     """Why the action must not run now (None: it may)."""
     kind, path = action.kind, action.path
+    if not os.path.isabs(path):
+        return f"{path} is not a path on this machine (a snapshot from another one?)"
     if kind in ("clear", "purge", "unlock"):
         return _cache_guard(action)
     if kind == "write" and sha256_file(path) != action.before:
@@ -73,8 +75,8 @@ def precondition(action: Action) -> str | None:
             return f"{action.target} exists; never overwritten"
     if kind in ("link", "symlink") and os.path.lexists(path):
         return f"{path} exists; never overwritten"
-    if kind == "link" and sha256_file(action.source or "") != action.before:
-        return f"{action.source} changed since the plan was made"
+    if kind == "link" and (action.before is None or sha256_file(action.source or "") != action.before):
+        return f"{action.source} is missing or changed since the plan was made"
     return None
 
 
