@@ -14,8 +14,14 @@ from .context import Context, Note
 
 
 def _modules(path: str) -> list[str]:
+    """Module folders: real tmp* folders holding key.pkl (re-checked one by one when deleting)."""
+    found = []
     with os.scandir(path) as entries:
-        return sorted(e.name for e in entries if e.name.startswith("tmp") and cdir.is_module_dir(e.path))
+        for entry in entries:
+            if entry.name.startswith("tmp") and entry.is_dir(follow_symlinks=False) and any(
+                    os.path.isfile(os.path.join(entry.path, f)) for f in cdir.MODULE_FILES):
+                found.append(entry.name)
+    return sorted(found)
 
 
 def plan_cache(ctx: Context) -> tuple[list[Action], list[Note]]:

@@ -173,3 +173,21 @@ def test_lock_state_live_and_dead_owner(tmp_path: Path) -> None:
     assert state.alive is False and not state.live
     assert precondition(Action("unlock", str(comp), ("cache-unlock",), "t")) is None
     assert os.path.isdir(comp / "lock_dir")
+
+
+def test_remove_modules_rechecks_each_folder(tmp_path: Path) -> None:
+    comp = tmp_path / "compiledir_x"
+    comp.mkdir()
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "key.pkl").write_text("looks like a module, lives elsewhere")
+    (comp / "tmplink").symlink_to(outside)  # a module-looking symlink: never followed
+    (comp / "tmpnokey").mkdir()  # no marker: not a module
+    (comp / "tmpnokey" / "data").write_text("x")
+    (comp / "tmpgood" / "sub").mkdir(parents=True)
+    (comp / "tmpgood" / "key.pkl").write_bytes(b"k")
+    (comp / "tmpgood" / "sub" / "escape").symlink_to(outside)
+    names = ["tmplink", "tmpnokey", "tmpgood", "../outside", "cutils_ext"]
+    assert cdir.remove_modules(str(comp), names) == 1
+    assert sorted(p.name for p in comp.iterdir()) == ["tmplink", "tmpnokey"]
+    assert (outside / "key.pkl").exists()

@@ -110,13 +110,7 @@ def _perform(action: Action) -> str:
         os.symlink(action.target or "", path)
         return f"symlink to {action.target}"
     if kind == "clear":
-        removed = 0
-        for name in action.items:
-            folder = os.path.join(path, name)
-            if os.path.basename(name) == name and cdir.is_module_dir(folder):
-                cdir.remove_tree(folder)
-                removed += 1
-        return f"{removed} module folder(s) removed"
+        return f"{cdir.remove_modules(path, action.items)} module folder(s) removed"
     if kind == "purge":
         entries = cdir.remove_tree(path)
         return f"{entries} entries removed"

@@ -97,25 +97,103 @@ def lock_state(compiledir: str, hostname: str | None = None) -> LockState:
     return LockState(True, info["owner_pid"], info["same_host"], alive, raw, holders)
 
 
+_FD_OK = os.scandir in os.supports_fd and os.open in os.supports_dir_fd and hasattr(os, "O_DIRECTORY")
+
+
+def _open_dir(name: str, dir_fd: int | None = None) -> int:
+    """Open a folder without following a symlink (ELOOP/ENOTDIR for a link or a file)."""
+    flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+    return os.open(name, flags, dir_fd=dir_fd)
+
+
+def _empty_fd(fd: int) -> int:
+    """Delete everything in the open folder ``fd``, by name relative to it (nothing is looked up
+    by path, so a folder swapped for a symlink meanwhile cannot lead elsewhere)."""
+    removed = 0
+    with os.scandir(fd) as entries:
+        names = [(e.name, e.is_dir(follow_symlinks=False)) for e in entries]
+    for name, is_dir in names:
+        if is_dir:
+            sub = _open_dir(name, fd)
+            try:
+                removed += _empty_fd(sub)
+            finally:
+                os.close(sub)
+            os.rmdir(name, dir_fd=fd)
+        else:
+            os.unlink(name, dir_fd=fd)
+        removed += 1
+    return removed
+
+
+def _empty_path(folder: str) -> int:
+    """The same by path, where the OS has no ``dir_fd`` calls (Windows)."""
+    removed = 0
+    with os.scandir(folder) as entries:
+        names = [(e.path, e.is_dir(follow_symlinks=False)) for e in entries]
+    for path, is_dir in names:
+        if is_dir and not os.path.islink(path):
+            removed += _empty_path(path)
+            os.rmdir(path)
+        else:
+            os.unlink(path)
+        removed += 1
+    return removed
+
+
 def remove_tree(path: str) -> int:
     """Delete ``path`` and everything under it without following any symlink; returns the
     number of entries removed. ``path`` itself must be a real folder."""
     if not _is_real_dir(path):
         raise OSError(f"{path} is not a real folder; nothing removed")
-    removed = 0
-    stack = [(path, False)]
-    while stack:
-        folder, emptied = stack.pop()
-        if emptied:
-            os.rmdir(folder)
-            removed += 1
+    if _FD_OK:
+        fd = _open_dir(path)
+        try:
+            removed = _empty_fd(fd)
+        finally:
+            os.close(fd)
+    else:
+        removed = _empty_path(path)
+    os.rmdir(path)
+    return removed + 1
+
+
+def _module_fd(name: str, parent: int) -> int | None:
+    """The open module folder ``name`` if it is a real folder holding a module marker."""
+    try:
+        fd = _open_dir(name, parent)
+    except OSError:
+        return None  # gone, a symlink, or not a folder: never followed
+    for marker in MODULE_FILES:
+        try:
+            if stat.S_ISREG(os.stat(marker, dir_fd=fd, follow_symlinks=False).st_mode):
+                return fd
+        except OSError:
             continue
-        stack.append((folder, True))
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                if entry.is_dir(follow_symlinks=False):
-                    stack.append((entry.path, False))
-                else:  # files and symlinks (to anything): unlink the entry itself
-                    os.unlink(entry.path)
-                    removed += 1
+    os.close(fd)
+    return None
+
+
+def remove_modules(compiledir: str, names: list[str] | tuple[str, ...]) -> int:
+    """Delete the module folders ``names`` of ``compiledir``, each re-checked right before
+    (a direct child named tmp*, a real folder, holding key.pkl or delete.me)."""
+    names = [n for n in names if n.startswith("tmp") and os.path.basename(n) == n and n not in (".", "..")]
+    if not _FD_OK:
+        folders = [os.path.join(compiledir, n) for n in names]
+        return sum(1 for f in folders if is_module_dir(f) and remove_tree(f))
+    removed = 0
+    parent = _open_dir(compiledir)
+    try:
+        for name in names:
+            fd = _module_fd(name, parent)
+            if fd is None:
+                continue
+            try:
+                _empty_fd(fd)
+            finally:
+                os.close(fd)
+            os.rmdir(name, dir_fd=parent)
+            removed += 1
+    finally:
+        os.close(parent)
     return removed
