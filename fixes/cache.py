@@ -14,14 +14,15 @@ from .context import Context, Note
 
 
 def _modules(path: str) -> list[str]:
-    """Module folders: real tmp* folders holding key.pkl (re-checked one by one when deleting)."""
+    """Module folders: real tmp* folders holding key.pkl (re-checked one by one when deleting),
+    in inode order, as `rm -rf` deletes, which spares the disk seeks."""
     found = []
     with os.scandir(path) as entries:
         for entry in entries:
             if entry.name.startswith("tmp") and entry.is_dir(follow_symlinks=False) and any(
                     os.path.isfile(os.path.join(entry.path, f)) for f in cdir.MODULE_FILES):
-                found.append(entry.name)
-    return sorted(found)
+                found.append((entry.inode(), entry.name))
+    return [name for _, name in sorted(found)]
 
 
 def plan_cache(ctx: Context) -> tuple[list[Action], list[Note]]:

@@ -111,8 +111,8 @@ def _empty_fd(fd: int) -> int:
     by path, so a folder swapped for a symlink meanwhile cannot lead elsewhere)."""
     removed = 0
     with os.scandir(fd) as entries:
-        names = [(e.name, e.is_dir(follow_symlinks=False)) for e in entries]
-    for name, is_dir in names:
+        found = sorted((e.inode(), e.name, e.is_dir(follow_symlinks=False)) for e in entries)
+    for _, name, is_dir in found:  # inode order, as `rm -rf` deletes: fewer disk seeks
         if is_dir:
             sub = _open_dir(name, fd)
             try:
