@@ -146,8 +146,11 @@ class RcText:
         while end < len(self.lines) and not (_HEADER.match(self.lines[end].rstrip("\r\n"))
                                              and not self.lines[end][:1].isspace()):
             end += 1
+        if end == len(self.lines):  # the last section: the blank lines above it go too
+            while start > 0 and not self.lines[start - 1].strip():
+                start -= 1
         # Keep one blank line between the neighbours: the one above if there is one, else ours.
-        if not (start > 0 and not self.lines[start - 1].strip()):
+        elif not (start > 0 and not self.lines[start - 1].strip()):
             while end > start + 1 and not self.lines[end - 1].strip():
                 end -= 1
         del self.lines[start:end]

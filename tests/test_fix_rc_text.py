@@ -93,3 +93,31 @@ def test_edited_text_parses_like_theano() -> None:
     assert parser.get("global", "device") == "cuda0"
     assert parser.get("gpuarray", "preallocate") == "0.5"
     assert parser.get("my own", "x") == "1\ncontinued"
+
+
+def test_obsolete_sections_and_cnmem_are_dropped_saying_what_replaced_them() -> None:
+    from theanodoctor.fixes.context import Context
+    from theanodoctor.fixes.rc_repairs import fix_obsolete
+
+    from theanodoctor.facts import Facts
+
+    draft = Draft("x", b"[global]\ndevice = cuda\n\n[nvcc]\nflags = -O3\n\n[lib]\ncnmem = 2000\n")
+    fix_obsolete(Context(Facts(), (), frozenset({"theanorc-obsolete"})), draft)
+    assert draft.data() == b"[global]\ndevice = cuda\n"
+    said = " ".join(w for _, w in draft.changes)
+    assert "gpuarray] preallocate` replaced it" in said and "[nvcc]" in said
+    assert "set [gpuarray]" not in said  # 2000 (MB) is not a share of memory: nothing carried over
+
+
+def test_state_folder_follows_xdg_and_the_override(monkeypatch: pytest.MonkeyPatch, guard_home: object) -> None:
+    from theanodoctor.repair.state import STATE_ENV, new_run_id, state_dir
+
+    monkeypatch.delenv(STATE_ENV, raising=False)
+    monkeypatch.delenv("XDG_STATE_HOME", raising=False)
+    assert state_dir() == f"{guard_home}/.local/state/theanodoctor"
+    monkeypatch.setenv("XDG_STATE_HOME", "/x/state")
+    assert state_dir() == "/x/state/theanodoctor"
+    monkeypatch.setenv(STATE_ENV, "/y")
+    assert state_dir() == "/y"
+    first, second = new_run_id(), new_run_id()
+    assert first <= second
