@@ -152,3 +152,19 @@ def test_a_real_windows_snapshot_applied_elsewhere_touches_nothing(tmp_path: Pat
     assert doc["steps"] and all(s["status"] == "skipped" for s in doc["steps"])
     assert any("not on this machine" in n["message"] for n in doc["notes"])
     assert list(work.iterdir()) == []
+
+
+def test_killed_inside_an_atomic_write_leaves_the_old_file(tmp_path: Path) -> None:
+    snap, bin_dir, home = windows_tree(tmp_path, rc_text=RC)
+    state = tmp_path / "state"
+    before = listing(home, bin_dir)
+    run = fix(state, "--from", str(snap), "--yes", env={"THEANODOCTOR_TEST_KILL": "inside:1"})
+    assert run.code == -signal.SIGKILL
+    assert (home / ".theanorc.txt").read_bytes() == RC  # old, whole; the new text sat in a temp file
+    leftovers = [p.name for p in home.iterdir() if p.name.startswith(".theanodoctor-")]
+    assert len(leftovers) == 1
+    assert fix(state, "--undo").code == 0
+    assert listing(home, bin_dir) == before  # the temp file is gone too
+    again = fix(state, "--from", str(snap), "--yes", "--format", "json")
+    assert again.code == 0, again.err
+    assert b"device = cuda" in (home / ".theanorc.txt").read_bytes()

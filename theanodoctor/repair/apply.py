@@ -3,8 +3,9 @@ back up, act atomically, verify, record.
 
 Test seam: ``THEANODOCTOR_TEST_KILL=after:N`` (or ``before:N``) makes the process SIGKILL
 itself after step N completed (or after step N's ``begin`` record, before it acts), so tests
-can kill a real run between two actions; ``stop:N`` stops it (SIGSTOP) after step N instead,
-so a test can start a second run while the first holds the lock.
+can kill a real run between two actions; ``inside:N`` kills it inside step N's atomic write,
+once the temporary file is written and before the rename; ``stop:N`` stops it (SIGSTOP) after
+step N instead, so a test can start a second run while the first holds the lock.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import signal
 from typing import Any, NamedTuple
 
 from . import compiledir as cdir
+from . import fsops
 from .action import Action
 from .fsops import atomic_write, link_or_copy, make_dirs, sha256_file
 from .journal import Journal
@@ -155,6 +157,7 @@ def apply_actions(actions: list[Action], journal: Journal) -> list[StepResult]:
             record["new"] = journal.keep("new", step, data=action.content)
         journal.append(record)
         _maybe_die("before", step)
+        fsops.before_replace = (lambda _tmp, n=step: _maybe_die("inside", n)) if os.environ.get(KILL_ENV) else None
         try:
             message = _perform(action)
             status = "applied"

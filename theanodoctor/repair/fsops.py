@@ -12,8 +12,11 @@ import os
 import shutil
 import stat
 import tempfile
+from typing import Callable
 
 CHUNK = 1 << 20
+# Test seam (see repair.apply): called with the temporary file, fully written, before the rename.
+before_replace: Callable[[str], None] | None = None
 
 
 def sha256_bytes(data: bytes) -> str:
@@ -70,6 +73,8 @@ def atomic_write(path: str, data: bytes, like: str | None = None) -> None:
             os.fsync(fh.fileno())
         if mode is not None:
             os.chmod(tmp, mode)
+        if before_replace is not None:
+            before_replace(tmp)
         os.replace(tmp, path)
     except BaseException:
         try:

@@ -70,6 +70,22 @@ def _undo_created(rec: dict[str, Any]) -> tuple[str, str]:
     return "removed", "created by the run; removed"
 
 
+def _drop_leftovers(path: str) -> None:
+    """Temporary files a run killed inside an atomic write left beside ``path`` (only one fix
+    runs at a time, so any such file is a dead run's)."""
+    folder = os.path.dirname(path)
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        if name.startswith(".theanodoctor-") and name.endswith(".tmp"):
+            try:
+                os.unlink(os.path.join(folder, name))
+            except OSError:
+                pass
+
+
 def _remove_empty(folders: list[str]) -> None:
     for folder in reversed(folders):
         try:
@@ -117,6 +133,8 @@ def undo_run(run_id: str, root: str | None = None) -> list[UndoResult]:
                 status, message = _undo_rename(rec)
             else:
                 status, message = _undo_created(rec)
+            if kind in ("write", "link"):
+                _drop_leftovers(str(rec["path"]))
             if status in ("removed", "restored", "nothing"):
                 _remove_empty(rec.get("made_dirs") or [])
         except OSError as exc:
