@@ -14,7 +14,7 @@ Kinds:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from typing import Any
 
 KINDS = ("write", "rename", "link", "symlink", "clear", "purge", "unlock", "advice")
@@ -36,7 +36,6 @@ class Action:
     notes: tuple[str, ...] = ()
     commands: tuple[tuple[str, str], ...] = ()  # (shell, command) for advice
     force: bool = False  # cache: act even while the lock's owner cannot be proven dead
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -49,9 +48,6 @@ class Action:
     @property
     def undoable(self) -> bool:
         return self.kind not in NOT_UNDOABLE and self.applies
-
-    def with_fix(self, fix_id: str) -> Action:
-        return replace(self, fix_ids=tuple(dict.fromkeys(self.fix_ids + (fix_id,))))
 
     def to_dict(self) -> dict[str, Any]:
         doc: dict[str, Any] = {
