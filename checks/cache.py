@@ -143,11 +143,11 @@ def compile_lock(facts: Facts, options: Options) -> Outcome:
                     cause=f"The host name '{host}' contains '_': Theano compares only the text after the second '_' "
                           "of the lock's owner with its host name, never sees the owner as local, and so never "
                           "checks whether it is alive.",
-                    remedy=release, details=details)
+                    remedy=release, details=details, fix_id="cache-unlock")
     return warn(f"stale: the lock's owner, process {pid}, is dead{age}",
                 cause="A Theano process died while compiling. The next compile overrides the lock itself "
                       f"(`Overriding existing lock by dead process '{pid}'`).",
-                remedy=release, details=details)
+                remedy=release, details=details, fix_id="cache-unlock")
 
 
 @check("compiledir-numpy", "Compiled modules match this numpy", area="cache")
@@ -181,7 +181,7 @@ def compiledir_numpy(facts: Facts, options: Options) -> Outcome:
                       "change of major version.)",
                 remedy="Clear the cache once no Theano process runs: `theano-cache clear` in this environment "
                        "(it deletes compiled modules; Theano recompiles what it needs).",
-                details=(sampled,) + compilers)
+                details=(sampled,) + compilers, fix_id="cache-clear")
 
 
 @check("disk-space", "Free disk space where the compile cache lives", area="cache")

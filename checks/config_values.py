@@ -58,7 +58,7 @@ def theanorc_inline_comment(facts: Facts, options: Options) -> Outcome:
                    cause="Theano's config reader does not strip inline comments: everything after '=' on the "
                          "line, a trailing `# ...` or `; ...` included, is the value.",
                    remedy="Move each comment to a line of its own, starting with # or ;.",
-                   details=tuple(found))
+                   fix_id="theanorc-inline-comment", details=tuple(found))
 
 
 # -- unknown keys --------------------------------------------------------------------------------
@@ -114,6 +114,8 @@ def theanorc_unknown_keys(facts: Facts, options: Options) -> Outcome:
                 cause="Theano looks up only the keys it registers: any other key in a config file is ignored "
                       "silently." + note,
                 remedy=" ".join(dict.fromkeys(remedies)) or "Fix or remove the keys named in the details.",
+                fix_id="theanorc-obsolete" if remedies else (
+                    "theanorc-pymc-names" if any("Theano-PyMC needs" in f for f in found) else None),
                 details=tuple(found) + tuple(dict.fromkeys(sources)))
 
 

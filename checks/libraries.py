@@ -147,7 +147,8 @@ def gpuarray_dll_names(facts: Facts, options: Options) -> Outcome:
         remedy += f" {kit['bin_dir']} itself is not on PATH either: add it too, the toolkit's other DLLs live there."
     remedy += (" The CUDA-10.0-style names some guides add (cublas64_100.dll, ...) do not help pygpu; a driver "
                "update that changes its CUDA version changes the names asked for.")
-    return error(message, cause=nvrtc_cause, remedy=remedy, commands=commands, details=tuple(details))
+    return error(message, cause=nvrtc_cause, remedy=remedy, commands=commands, details=tuple(details),
+                 fix_id="cuda-dll-aliases")
 
 
 @check("cuda10-dll-aliases", "The CUDA-10.0-style DLL names guides add (cublas64_100.dll, ...)",
@@ -183,7 +184,7 @@ def cuda10_dll_aliases(facts: Facts, options: Options) -> Outcome:
         cause="Guides for CUDA 10.1/10.2 tell users to copy cublas64_10.dll to cublas64_100.dll, and the same for "
               "cudart/cufft/curand/cusolver. Some prebuilt packages built against CUDA 10.0 look for those names; "
               "pygpu/libgpuarray does not (its names come from the driver: see gpuarray-dll-names).",
-        remedy=remedy, commands=commands, details=details + (f"source: {aliases.source}",))
+        remedy=remedy, commands=commands, details=details + (f"source: {aliases.source}",), fix_id="cuda-dll-aliases")
 
 
 @check("cudart-dll", "The CUDA runtime DLL of the toolkit in use is on PATH", area="libraries")
@@ -214,4 +215,4 @@ def cudart_dll(facts: Facts, options: Options) -> Outcome:
                       "PATH folders; with the toolkit's bin off PATH, programs linked against its runtime do not "
                       "start.",
                 remedy=f"Add {bin_dir} to PATH (System Properties > Environment Variables).",
-                details=(f"searched {origin}",) + unseen(folders))
+                fix_id="env-path", details=(f"searched {origin}",) + unseen(folders))

@@ -85,8 +85,8 @@ def linux_cuda_libs(facts: Facts, options: Options) -> Outcome:
     bad = [line for status, line in parts if status in ("error", "warn")]
     if "error" in statuses:
         return error(f"libgpuarray cannot load {', '.join(line.split(':')[0] for line in bad)}",
-                     cause=cause, remedy=remedy, details=details)
+                     cause=cause, remedy=remedy, details=details, fix_id="cuda-soname-links")
     if "warn" in statuses:
         return warn(f"{', '.join(line.split(':')[0] for line in bad)} may not resolve for libgpuarray",
-                    cause=cause, remedy=remedy, details=details)
+                    cause=cause, remedy=remedy, details=details, fix_id="cuda-soname-links")
     return ok("; ".join(line for status, line in parts if status == "ok"), details=details)

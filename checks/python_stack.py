@@ -62,6 +62,7 @@ def python_stack(facts: Facts, options: Options) -> Outcome:
             remedy=first.remedy,
             commands=tuple(c.format(**fmt) for r in hits for c in r.commands),
             details=tuple(f"source: {r.source}" for r in hits),
+            fix_id="blas-ldflags" if first.unless_flag else ("env-packages" if first.commands else None),
         )
     verified = [v for v in knowledge.verified_stacks()
                 if v.flavour == flav and v.python == _minor(python) and v.numpy == numpy]

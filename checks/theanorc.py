@@ -121,6 +121,7 @@ def theanorc_lookalikes(facts: Facts, options: Options) -> Outcome:
                       "(plus ~/.theanorc.txt on Windows while THEANORC is unset) or the files THEANORC names; "
                       "the settings in them do not apply.",
                 remedy="Rename the file (see details), or point THEANORC at it.",
+                fix_id="theanorc-rename" if any(p.lower().endswith(".txt.txt") for p in found) else None,
                 details=tuple(advice))
 
 
@@ -174,7 +175,7 @@ def theanorc_encoding(facts: Facts, options: Options) -> Outcome:
                    remedy="Save the file again as plain UTF-8 without BOM (Notepad: Save As, Encoding: UTF-8; "
                           "on Windows 10 before 1903 Notepad always adds a BOM, so use another editor) "
                           "and keep its content ASCII.",
-                   details=tuple(p[2] for _, p in found))
+                   fix_id="theanorc-encoding", details=tuple(p[2] for _, p in found))
 
 
 # -- parse errors --------------------------------------------------------------------------------

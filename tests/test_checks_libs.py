@@ -87,7 +87,7 @@ def test_missing_sections_skip_never_ok():
 
 def test_cuda102_with_cublas10_and_no_alias_is_an_error_naming_the_copies():
     out = outcome(snapshot("windows_cuda102_cublas10_no_alias"), "gpuarray-dll-names")
-    assert out.status == "error" and out.fix_id is None
+    assert out.status == "error" and out.fix_id == "cuda-dll-aliases"
     assert 'pygpu fails with `Could not load "nvrtc64_70.dll"`' in out.message
     assert "nvrtc64_102.dll, nvrtc64_91.dll, nvrtc64_90.dll, nvrtc64_80.dll, nvrtc64_75.dll, nvrtc64_70.dll" \
         in out.message

@@ -25,6 +25,7 @@ from theanodoctor.clikit import (
     style,
     timeout_option,
 )
+from theanodoctor.commands.fix import fix
 from theanodoctor.commands.preflight import preflight
 from theanodoctor.commands.report import report
 from theanodoctor.commands.resolve import profiles, provision, resolve
@@ -221,6 +222,7 @@ cli.add_command(summarize)
 cli.add_command(resolve)
 cli.add_command(profiles)
 cli.add_command(provision)
+cli.add_command(fix)
 
 
 def _run(entry: Callable[..., Any], argv: list[str]) -> NoReturn:

@@ -1,0 +1,91 @@
+"""Plan the config-file repairs: which files to edit, each edited once by every wanted repair,
+and the misnamed ``.theanorc.txt.txt`` renamed (Windows)."""
+
+from __future__ import annotations
+
+import os
+from typing import Callable
+
+from theanodoctor.checks.config_files import rc_files, rc_section
+from theanodoctor.checks.lib_folders import subpath
+
+from theanodoctor.repair.action import Action
+from theanodoctor.repair.fsops import sha256_file
+
+from . import rc_repairs, rc_write
+from .context import Context, Note
+from .rc_draft import Draft
+
+# Order matters: decode first, then split comments off values before values are judged.
+REPAIRS: tuple[tuple[str, Callable[[Context, Draft], None]], ...] = (
+    ("theanorc-encoding", rc_repairs.fix_encoding),
+    ("theanorc-inline-comment", rc_repairs.fix_inline_comments),
+    ("theanorc-device", rc_repairs.fix_device),
+    ("theanorc-obsolete", rc_repairs.fix_obsolete),
+    ("theanorc-pymc-names", rc_repairs.fix_pymc_names),
+)
+WRITERS: tuple[tuple[str, Callable[[Context, Draft], None]], ...] = (
+    ("theanorc-write", rc_write.write_for_toolkit),
+    ("blas-ldflags", rc_write.write_blas_ldflags),
+)
+
+
+def write_target(ctx: Context) -> str:
+    """The file new settings go to: the last file Theano reads that exists (its values win),
+    else the first one it would read (``~/.theanorc``, or what THEANORC names)."""
+    files = rc_files(ctx.facts)
+    present = [str(f["path"]) for f in files if f.get("exists") and f.get("readable") and f.get("path")]
+    if present:
+        return present[-1]
+    if files and files[0].get("path"):
+        return str(files[0]["path"])
+    return subpath(ctx.home, ".theanorc")
+
+
+def plan_rc(ctx: Context) -> tuple[list[Action], list[Note]]:
+    notes: list[Note] = []
+    paths = [str(f["path"]) for f in rc_files(ctx.facts) if f.get("exists") and f.get("path")]
+    target = write_target(ctx)
+    if target not in paths:
+        paths.append(target)
+    actions = []
+    listed = {str(f.get("path")) for f in rc_files(ctx.facts) if f.get("exists")}
+    for path in paths:
+        if not os.path.isabs(path) or not os.path.isdir(os.path.dirname(path)) or (
+                path in listed and not os.path.lexists(path)):
+            # A snapshot from another machine: its files are not here to edit.
+            notes.append(Note("theanorc-write", f"{path} is not on this machine: its repairs cannot be planned here"))
+            continue
+        draft = Draft.read(path)
+        if not draft.editable:
+            notes.append(Note("theanorc-encoding", f"{path} is in an encoding the doctor cannot read; not edited"))
+            continue
+        for fix_id, repair in REPAIRS:
+            if ctx.wants(fix_id):
+                repair(ctx, draft)
+        if path == target:
+            for fix_id, writer in WRITERS:
+                if ctx.wants(fix_id):
+                    writer(ctx, draft)
+        action = draft.action()
+        if action:
+            actions.append(action)
+    return actions, notes
+
+
+def plan_rename(ctx: Context) -> tuple[list[Action], list[Note]]:
+    if not ctx.wants("theanorc-rename") or not ctx.windows:
+        return [], []
+    actions, notes = [], []
+    for path in rc_section(ctx.facts).get("lookalikes") or []:
+        path = str(path)
+        if not path.lower().endswith(".theanorc.txt.txt"):
+            continue
+        dest = path[: -len(".txt")]
+        if os.path.lexists(dest):
+            notes.append(Note("theanorc-rename", f"{path} is misnamed, but {dest} exists too: merge them by hand"))
+            continue
+        actions.append(Action("rename", path, ("theanorc-rename",), f"rename {os.path.basename(path)} to "
+                              f"{os.path.basename(dest)} (Explorer hid the extension; Theano reads {dest})",
+                              before=sha256_file(path), target=dest))
+    return actions, notes

@@ -1,0 +1,116 @@
+"""The fix command's contract: JSON on every path, exit codes, two concurrent runs, history."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+
+from tests.fix_helpers import fix, windows_tree
+
+RC = b"[global]\r\ndevice = gpu\r\n"
+
+
+def test_second_concurrent_run_is_refused(tmp_path: Path) -> None:
+    snap, _, home = windows_tree(tmp_path, rc_text=RC)
+    state = tmp_path / "state"
+    env = {**os.environ, "THEANODOCTOR_STATE_DIR": str(state), "THEANODOCTOR_TEST_KILL": "stop:1"}
+    first = subprocess.Popen([sys.executable, "-m", "theanodoctor", "fix", "--from", str(snap), "--yes"],
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while psutil.Process(first.pid).status() != psutil.STATUS_STOPPED:
+            assert first.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        second = fix(state, "--from", str(snap), "--yes", "--format", "json")
+        assert second.code == 1
+        assert second.json()["error"]["kind"] == "busy"
+        assert str(first.pid) in second.json()["error"]["message"]
+    finally:
+        first.send_signal(signal.SIGCONT)
+        out, err = first.communicate(timeout=120)
+    assert first.returncode == 0, err.decode()
+    runs = fix(state, "--history", "--format", "json").json()["runs"]
+    assert [r["status"] for r in runs] == ["complete"]  # the refused run left no journal
+    assert (home / "cuda-dll-aliases" / "cublas64_102.dll").exists()
+
+
+def test_json_on_every_path(tmp_path: Path) -> None:
+    snap, _, _ = windows_tree(tmp_path, rc_text=RC)
+    state = tmp_path / "state"
+    cases = [
+        (("--history",), 0),
+        (("--undo",), 2),  # nothing to undo yet
+        (("--undo", "20990101T000000Z-1"), 2),
+        (("--from", str(snap), "--only", "no-such-fix"), 2),
+        (("--from", str(snap), "--python", sys.executable), 2),
+        (("--from", str(tmp_path / "missing.json")), 2),
+        (("--from", str(snap), "--dry-run"), 0),
+        (("--from", str(snap)), 2),  # no terminal, no --yes
+        (("--from", str(snap), "--yes", "--skip", "cuda-dll-aliases"), 0),
+        (("--history",), 0),
+        (("--undo",), 0),
+    ]
+    for args, code in cases:
+        run = fix(state, *args, "--format", "json")
+        assert run.code == code, (args, run.out, run.err)
+        doc = json.loads(run.out)
+        assert doc["schema_version"] == 1 and doc["exit_code"] == code, args
+    assert [r["status"] for r in fix(state, "--history", "-f", "json").json()["runs"]] == ["undone"]
+
+
+def test_skip_and_only_choose_the_repairs(tmp_path: Path) -> None:
+    snap, _, _ = windows_tree(tmp_path, rc_text=RC)
+    doc = fix(tmp_path / "state", "--from", str(snap), "--dry-run", "--skip", "cuda-dll-aliases", "-f", "json").json()
+    assert {f for a in doc["plan"] for f in a["fix_ids"]} == {"theanorc-device"}
+    doc = fix(tmp_path / "state", "--from", str(snap), "--dry-run", "--only", "cuda-dll-aliases", "-f", "json").json()
+    assert {f for a in doc["plan"] for f in a["fix_ids"]} == {"cuda-dll-aliases", "env-path"}
+
+
+def test_help_teaches_and_lists_exit_codes() -> None:
+    run = fix(Path("unused"), "--help")
+    assert run.code == 0
+    for word in ("--dry-run", "--undo", "--cuda", "cache-purge", "Exit codes", "never run"):
+        assert word in run.out, word
+
+
+def _on_a_terminal(args: list[str], answer: bytes, env: dict[str, str]) -> tuple[int, bytes]:
+    """Run the CLI with stdin/stdout/stderr on a pseudo-terminal; answer its question."""
+    import pty
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "theanodoctor", *args], stdin=slave, stdout=slave, stderr=slave,
+                            env={**os.environ, **env})
+    os.close(slave)
+    seen = b""
+    deadline = time.monotonic() + 120
+    while b"Apply this plan?" not in seen:
+        assert time.monotonic() < deadline and proc.poll() is None, seen.decode(errors="replace")
+        seen += os.read(master, 4096)
+    os.write(master, answer)
+    code = proc.wait(timeout=120)
+    try:
+        while chunk := os.read(master, 4096):
+            seen += chunk
+    except OSError:
+        pass
+    os.close(master)
+    return code, seen
+
+
+def test_asks_on_a_terminal(tmp_path: Path) -> None:
+    snap, _, home = windows_tree(tmp_path, rc_text=RC)
+    env = {"THEANODOCTOR_STATE_DIR": str(tmp_path / "state")}
+    args = ["fix", "--from", str(snap), "--only", "theanorc-device"]
+    code, said = _on_a_terminal(args, b"n\n", env)
+    assert code == 0 and b"not applied" in said
+    assert (home / ".theanorc.txt").read_bytes() == RC
+    code, said = _on_a_terminal(args, b"y\n", env)
+    assert code == 0, said.decode(errors="replace")
+    assert (home / ".theanorc.txt").read_bytes() == b"[global]\r\ndevice = cuda\r\n"

@@ -1,0 +1,123 @@
+"""The round-trip .theanorc editor: untouched lines byte for byte, edits exactly where asked."""
+
+from __future__ import annotations
+
+import configparser
+
+import pytest
+from theanodoctor.fixes.rc_draft import Draft
+from theanodoctor.fixes.rc_text import RcText
+
+SAMPLES = [
+    "",
+    "[global]\n",
+    "[global]\ndevice = cpu",  # no final newline
+    "; top comment\r\n[global]\r\ndevice = cuda\r\nfloatX=float32\r\n\r\n[my own]\r\nx: 1\r\n  continued\r\n",
+    "# mixed\n[global]\r\ndevice = cuda # later\n\n[dnn.conv]\nalgo_fwd = time_once\n\t\n",
+    "[global]\n  indented comment-ish\n[lib]\ncnmem=0.8\n[unknown]\nkey = va;lue # x\n",
+]
+
+
+@pytest.mark.parametrize("text", SAMPLES)
+def test_unedited_text_round_trips_exactly(text: str) -> None:
+    assert RcText(text).text() == text
+
+
+def test_set_keeps_everything_else_byte_for_byte() -> None:
+    text = "; mine\r\n[global]\r\nDevice=gpu  \r\nfloatX = float32\r\n\r\n[weird]\r\na = 1\r\n"
+    rc = RcText(text)
+    assert rc.set("global", "device", "cuda")
+    assert rc.set("blas", "ldflags", "")
+    assert not rc.set("global", "floatx", "float32")  # already so: no change
+    assert rc.text() == ("; mine\r\n[global]\r\nDevice=cuda\r\nfloatX = float32\r\n\r\n[weird]\r\na = 1\r\n"
+                         "\r\n[blas]\r\nldflags =\r\n")
+
+
+def test_set_adds_to_an_existing_section_after_its_last_option() -> None:
+    rc = RcText("[global]\nfloatX = float32\n# note\n\n[cuda]\nroot = /x\n")
+    rc.set("global", "device", "cuda")
+    assert rc.text() == "[global]\nfloatX = float32\ndevice = cuda\n# note\n\n[cuda]\nroot = /x\n"
+
+
+def test_set_on_a_file_without_final_newline() -> None:
+    rc = RcText("[global]\ndevice = cpu")
+    rc.set("global", "floatX", "float32")
+    assert rc.text() == "[global]\ndevice = cpu\nfloatX = float32\n"
+
+
+def test_remove_option_and_continuation_and_empty_section() -> None:
+    rc = RcText("[global]\ndevice = cuda\n\n[lib]\ncnmem = 0.8\n  more\n\n[dnn]\nenabled = False\n")
+    assert rc.remove("lib", "cnmem")
+    assert rc.section_is_empty("lib")
+    assert rc.remove_section("lib")
+    assert rc.text() == "[global]\ndevice = cuda\n\n[dnn]\nenabled = False\n"
+
+
+def test_inline_comment_moves_onto_its_own_line() -> None:
+    rc = RcText("[global]\r\ndevice = cpu # later gpu\r\nx = a;b\r\n")
+    line = rc.find("global", "device")
+    assert line is not None and rc.split_inline_comment(line.at)
+    assert rc.text() == "[global]\r\n# later gpu\r\ndevice = cpu\r\nx = a;b\r\n"
+    assert not rc.split_inline_comment(rc.find("global", "x").at)  # type: ignore[union-attr]  # ';' inside a value
+
+
+def test_rename_section_keeps_its_lines() -> None:
+    rc = RcText("[dnn.conv]\nalgo_fwd = time_once\n")
+    assert rc.rename_section("dnn.conv", "dnn__conv")
+    assert rc.text() == "[dnn__conv]\nalgo_fwd = time_once\n"
+
+
+@pytest.mark.parametrize("encoding,prefix", [("utf-8-sig", b"\xef\xbb\xbf"), ("utf-16", b"\xff\xfe")])
+def test_draft_reencodes_bom_and_utf16_to_plain_utf8(encoding: str, prefix: bytes) -> None:
+    text = "[global]\r\ndevice = cpu\r\n"
+    data = text.encode(encoding)
+    assert data.startswith(prefix)
+    draft = Draft("x", data)
+    draft.to_utf8 = True
+    assert draft.data() == text.encode("utf-8")
+
+
+def test_draft_keeps_utf16_when_only_another_fix_edits() -> None:
+    data = "[global]\ndevice = gpu\n".encode("utf-16")
+    draft = Draft("x", data)
+    draft.rc.set("global", "device", "cuda")
+    assert draft.data() == "[global]\ndevice = cuda\n".encode("utf-16")
+
+
+def test_edited_text_parses_like_theano() -> None:
+    rc = RcText(SAMPLES[3])
+    rc.set("global", "device", "cuda0")
+    rc.set("gpuarray", "preallocate", "0.5")
+    parser = configparser.ConfigParser()
+    parser.read_string(rc.text())
+    assert parser.get("global", "device") == "cuda0"
+    assert parser.get("gpuarray", "preallocate") == "0.5"
+    assert parser.get("my own", "x") == "1\ncontinued"
+
+
+def test_obsolete_sections_and_cnmem_are_dropped_saying_what_replaced_them() -> None:
+    from theanodoctor.fixes.context import Context
+    from theanodoctor.fixes.rc_repairs import fix_obsolete
+
+    from theanodoctor.facts import Facts
+
+    draft = Draft("x", b"[global]\ndevice = cuda\n\n[nvcc]\nflags = -O3\n\n[lib]\ncnmem = 2000\n")
+    fix_obsolete(Context(Facts(), (), frozenset({"theanorc-obsolete"})), draft)
+    assert draft.data() == b"[global]\ndevice = cuda\n"
+    said = " ".join(w for _, w in draft.changes)
+    assert "gpuarray] preallocate` replaced it" in said and "[nvcc]" in said
+    assert "set [gpuarray]" not in said  # 2000 (MB) is not a share of memory: nothing carried over
+
+
+def test_state_folder_follows_xdg_and_the_override(monkeypatch: pytest.MonkeyPatch, guard_home: object) -> None:
+    from theanodoctor.repair.state import STATE_ENV, new_run_id, state_dir
+
+    monkeypatch.delenv(STATE_ENV, raising=False)
+    monkeypatch.delenv("XDG_STATE_HOME", raising=False)
+    assert state_dir() == f"{guard_home}/.local/state/theanodoctor"
+    monkeypatch.setenv("XDG_STATE_HOME", "/x/state")
+    assert state_dir() == "/x/state/theanodoctor"
+    monkeypatch.setenv(STATE_ENV, "/y")
+    assert state_dir() == "/y"
+    first, second = new_run_id(), new_run_id()
+    assert first <= second

@@ -1,0 +1,80 @@
+"""Repaired config files read by real Theano: Theano 1.0.5 (healthy37) after encoding, inline
+comment, device and cnmem repairs; Theano-PyMC 1.1.2 (pymc39) after the `__` section rename;
+numpy 1.23 + Theano 1.0.5 (numpy123) importing after the blas.ldflags repair."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from tests.fix_helpers import fix
+
+READ = "import theano; c = theano.config; print(c.device, c.floatX, c.gpuarray.preallocate)"
+TEXT = ("; my settings\r\n[global]\r\nfloatX = float32 # for the GPU later\r\ndevice = gpu\r\n\r\n"
+        "[my.tools]\r\nanswer = 42\r\n\r\n[lib]\r\ncnmem = 0.75\r\n")
+FIXED = (b"; my settings\r\n[global]\r\n# for the GPU later\r\nfloatX = float32\r\ndevice = cuda\r\n\r\n"
+         b"[my.tools]\r\nanswer = 42\r\n\r\n[gpuarray]\r\npreallocate = 0.75\r\n")
+
+
+def _python_with(python: str, code: str, rc: Path) -> subprocess.CompletedProcess[str]:
+    import os
+
+    env = {**os.environ, "THEANORC": str(rc)}
+    return subprocess.run([python, "-c", code], capture_output=True, text=True, timeout=600, env=env)
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-8-sig", "utf-8"])
+def test_theano_reads_the_repaired_file(legacy_python: Callable[[str], str], theano_home: Path, tmp_path: Path,
+                                        encoding: str) -> None:
+    python = legacy_python("healthy37")
+    rc = tmp_path / "theanorc"
+    rc.write_bytes(TEXT.encode(encoding))
+    assert _python_with(python, "import theano", rc).returncode != 0  # each of these breaks the import
+    run = fix(tmp_path / "state", "--python", python, "--yes", "--format", "json", env={"THEANORC": str(rc)})
+    assert run.code == 0, run.err + run.out
+    assert rc.read_bytes() == FIXED
+    fixes = {f for step in run.json()["steps"] for f in step["fix_ids"]}
+    assert {"theanorc-inline-comment", "theanorc-device", "theanorc-obsolete"} <= fixes
+    assert ("theanorc-encoding" in fixes) == (encoding != "utf-8")
+    read = _python_with(python, READ, rc)
+    assert read.returncode == 0, read.stderr[-2000:]
+    assert read.stdout.split()[-3:] == ["cuda", "float32", "0.75"]
+    assert fix(tmp_path / "state", "--undo").code == 0
+    assert rc.read_bytes() == TEXT.encode(encoding)
+
+
+def test_theano_pymc_reads_the_renamed_section(legacy_python: Callable[[str], str], theano_home: Path,
+                                               tmp_path: Path) -> None:
+    python = legacy_python("pymc39")
+    rc = tmp_path / "theanorc"
+    original = b"# keep me\n[global]\nfloatX = float32\n\n[dnn.conv]\nalgo_fwd = time_once\n"
+    rc.write_bytes(original)
+    code = "import theano; print(theano.config.dnn__conv__algo_fwd)"
+    assert _python_with(python, code, rc).stdout.split()[-1] == "small"  # the dotted section is ignored
+    run = fix(tmp_path / "state", "--python", python, "--yes", "--format", "json", env={"THEANORC": str(rc)})
+    assert run.code == 0, run.err + run.out
+    assert rc.read_bytes() == original.replace(b"[dnn.conv]", b"[dnn__conv]")
+    read = _python_with(python, code, rc)
+    assert read.returncode == 0 and read.stdout.split()[-1] == "time_once", read.stderr[-2000:]
+
+
+def test_numpy123_imports_after_the_blas_ldflags_repair(legacy_python: Callable[[str], str], theano_home: Path,
+                                                        tmp_path: Path) -> None:
+    python = legacy_python("numpy123")
+    rc = tmp_path / "theanorc"  # THEANORC names a file that does not exist yet
+    failed = _python_with(python, "import theano", rc)
+    assert failed.returncode != 0 and "blas_opt_info" in failed.stderr
+    run = fix(tmp_path / "state", "--python", python, "--yes", "--format", "json", env={"THEANORC": str(rc)})
+    assert run.code == 0, run.err + run.out
+    doc = run.json()
+    assert [s["fix_ids"] for s in doc["steps"]] == [["blas-ldflags"]]
+    assert rc.read_bytes() == b"[blas]\nldflags =\n"
+    assert {r["id"]: (r["before"], r["after"]) for r in doc["before_after"]}["python-stack"] == ("error", "ok")
+    worked = _python_with(python, "import theano; print(repr(theano.config.blas.ldflags))", rc)
+    assert worked.returncode == 0, worked.stderr[-2000:]
+    assert worked.stdout.split()[-1] == "''"
+    assert fix(tmp_path / "state", "--undo").code == 0
+    assert not rc.exists()

@@ -1,0 +1,211 @@
+"""`theanodoctor fix`: plan repairs from the findings, show them, apply them through the
+journal, re-check, and undo on request."""
+
+from __future__ import annotations
+
+import re
+import sys
+from typing import Any
+
+import click
+
+from theanodoctor.clikit import Failure, emit, format_option, json_doc, note, python_option, style, timeout_option
+
+FIX_EXIT_CODES_HELP = """\b
+Exit codes:
+  0  the plan was applied (or there was nothing to do, or --dry-run / --history)
+  1  an action was refused or failed (a file changed since the plan, a live
+     compile lock, another fix run holds the lock), or an undo left something
+  2  usage error (bad option, unknown fix id or --cuda version, no --yes
+     without a terminal to ask on)
+  3  the doctor or a probe failed
+"""
+
+
+def _cuda_kit(facts: Any, wanted: str) -> dict[str, Any]:
+    from theanodoctor.checks.cuda_toolkits import kit_label, toolkits
+
+    if not re.fullmatch(r"\d+\.\d+", wanted):
+        raise click.BadParameter(f"{wanted!r} is not a CUDA version like 10.2", param_hint="--cuda")
+    kits = toolkits(facts)
+    found = [k for k in kits if k.get("version") == wanted]
+    if not found:
+        have = ", ".join(kit_label(k) for k in kits) or "no CUDA toolkit at all"
+        raise click.UsageError(f"CUDA {wanted} was not found; found: {have}")
+    return found[0]
+
+
+def _facts(python_spec: str | None, snapshot: str | None, timeout: float) -> tuple[Any, str | None, Any]:
+    from theanodoctor.facts import Facts
+
+    if snapshot:
+        return Facts.load(snapshot), None, None
+    from theanodoctor.gather import Pending, select_target
+
+    python, candidates = select_target(python_spec)
+    return Pending(python, candidates, probe_timeout=timeout).wait(), python, candidates
+
+
+def _judge(facts: Any) -> tuple[Any, ...]:
+    from theanodoctor import engine
+
+    return tuple(engine.run_checks(facts, engine.all_checks()))
+
+
+def _confirm(fmt: str) -> bool:
+    if not sys.stdin.isatty():
+        return False
+    return click.confirm("Apply this plan?", default=False, err=True)
+
+
+def _finish(fmt: str, doc: dict[str, Any], code: int) -> None:
+    if fmt == "json":
+        emit(json_doc({**doc, "exit_code": code}))
+    sys.exit(code)
+
+
+def _history(fmt: str) -> None:
+    from theanodoctor.render.fix import render_history
+    from theanodoctor.repair.journal import list_runs
+    from theanodoctor.repair.state import state_dir
+
+    runs = list_runs()
+    if fmt == "json":
+        emit(json_doc({"state_dir": state_dir(), "runs": [r.to_dict() for r in runs], "exit_code": 0}))
+    else:
+        emit(render_history(runs, style()))
+
+
+def _undo(run_id: str, fmt: str) -> None:
+    from theanodoctor.render.fix import render_undo
+    from theanodoctor.repair.lock import LockBusy, RunLock
+    from theanodoctor.repair.state import state_dir
+    from theanodoctor.repair.undo import UnknownRun, latest_run, undo_run
+
+    run_id = run_id or latest_run() or ""
+    if not run_id:
+        raise Failure("no fix run to undo (see `theanodoctor fix --history`)", 2)
+    try:
+        with RunLock(state_dir()):
+            results = undo_run(run_id)
+    except UnknownRun as exc:
+        raise Failure(str(exc), 2) from exc
+    except LockBusy as exc:
+        raise Failure(str(exc), 1, "busy") from exc
+    code = 0 if all(r.status in ("restored", "removed", "nothing", "not-undoable") for r in results) else 1
+    if fmt == "text":
+        emit(render_undo(run_id, results, style()))
+    _finish(fmt, {"undo": run_id, "steps": [r.to_dict() for r in results]}, code)
+
+
+def _apply(plan: Any, python: str | None, fmt: str) -> tuple[str, list[Any]]:
+    from theanodoctor.render.fix import render_steps
+    from theanodoctor.repair.apply import apply_actions
+    from theanodoctor.repair.journal import Journal, list_runs
+    from theanodoctor.repair.lock import LockBusy, RunLock
+    from theanodoctor.repair.state import new_run_id, state_dir
+
+    try:
+        with RunLock(state_dir()):
+            for old in list_runs():
+                if old.status == "interrupted":
+                    note(f"fix run {old.run_id} was interrupted part-way: `theanodoctor fix --undo {old.run_id}` "
+                         "takes it back; this run plans afresh from the files as they are")
+            journal = Journal(new_run_id())
+            journal.start([a.to_dict() for a in plan.applicable], python)
+            steps = apply_actions(list(plan.actions), journal)
+    except LockBusy as exc:
+        raise Failure(str(exc), 1, "busy") from exc
+    if fmt == "text":
+        emit(render_steps(journal.run_id, steps, style()))
+    return journal.run_id, steps
+
+
+def _after(python: str | None, candidates: Any, before: tuple[Any, ...], ids: list[str], timeout: float
+           ) -> list[dict[str, Any]]:
+    """Re-probe the target and re-run the affected checks."""
+    if python is None:
+        return []
+    from theanodoctor.gather import Pending
+
+    now = {r.id: r for r in _judge(Pending(python, candidates, probe_timeout=timeout).wait())}
+    rows = []
+    for result in before:
+        if result.id in ids and result.id in now:
+            after = now[result.id]
+            rows.append({"id": result.id, "before": result.status, "after": after.status,
+                         "message": after.outcome.message})
+    return rows
+
+
+@click.command(epilog=FIX_EXIT_CODES_HELP)
+@python_option
+@click.option("--from", "snapshot", metavar="FILE", type=click.Path(dir_okay=False),
+              help="Plan from a saved snapshot (`theanodoctor report --format json`) instead of probing.")
+@click.option("--cuda", metavar="X.Y", help="Target this CUDA toolkit: write .theanorc for it and add the DLL "
+              "or soname aliases it needs.")
+@click.option("--yes", "-y", is_flag=True, help="Apply without asking (CI).")
+@click.option("--dry-run", is_flag=True, help="Only print the plan; touch nothing at all.")
+@click.option("--only", multiple=True, metavar="FIX_ID", help="Run only this repair (repeatable); also runs it "
+              "without a finding (e.g. --only cache-clear).")
+@click.option("--skip", multiple=True, metavar="FIX_ID", help="Leave this repair out (repeatable).")
+@click.option("--force", is_flag=True, help="Cache repairs: act even when the lock's owner cannot be proven dead.")
+@click.option("--undo", "undo", is_flag=False, flag_value="", default=None, metavar="[RUN_ID]",
+              help="Revert a previous run from its journal (default: the latest).")
+@click.option("--history", is_flag=True, help="List previous fix runs.")
+@format_option
+@timeout_option
+def fix(python_spec: str | None, snapshot: str | None, cuda: str | None, yes: bool, dry_run: bool,
+        only: tuple[str, ...], skip: tuple[str, ...], force: bool, undo: str | None, history: bool,
+        fmt: str, timeout: float) -> None:
+    """Repair what `check` finds: write or merge .theanorc, alias CUDA DLL/soname names, clear or
+    unlock the compile cache, work around numpy/BLAS breakage. Shows the plan (with diffs) and
+    asks first; every change is journaled and can be undone (--undo). PATH and package changes are
+    printed as commands, never run.
+
+    Fix ids: theanorc-encoding, theanorc-rename, theanorc-inline-comment, theanorc-device,
+    theanorc-obsolete, theanorc-pymc-names, theanorc-write, blas-ldflags, cuda-dll-aliases,
+    cuda-soname-links, cache-clear, cache-purge, cache-unlock, env-path, env-packages.
+    """
+    if history:
+        return _history(fmt)
+    if undo is not None:
+        return _undo(undo, fmt)
+    if python_spec and snapshot:
+        raise click.UsageError("--python and --from exclude each other")
+    from theanodoctor.fixes.plan import UnknownFix, affected_checks, make_plan, validate, wanted_fixes
+
+    try:
+        validate(only + skip)
+    except UnknownFix as exc:
+        raise click.UsageError(str(exc)) from exc
+    facts, python, candidates = _facts(python_spec, snapshot, timeout)
+    before = _judge(facts)
+    kit = _cuda_kit(facts, cuda) if cuda else None
+    plan = make_plan(facts, before, wanted_fixes(before, only, skip, bool(cuda)), kit, force)
+    doc: dict[str, Any] = {"target": python, "from": snapshot,
+                           "plan": [a.to_dict() for a in plan.actions], "notes": [n.to_dict() for n in plan.notes]}
+    if fmt == "text":
+        from theanodoctor.render.fix import render_plan
+
+        emit(render_plan(plan, style()))
+    refused = 1 if any(n.refused for n in plan.notes) else 0
+    if dry_run or not plan.applicable:
+        return _finish(fmt, {**doc, "mode": "dry-run" if dry_run else "nothing-to-apply"}, refused)
+    if not yes and not (fmt == "text" and _confirm(fmt)):
+        note("not applied: nothing can be asked here (stdin is not a terminal, or --format json); "
+             "review the plan above and re-run with --yes to apply it"
+             if not sys.stdin.isatty() or fmt == "json" else "not applied")
+        return _finish(fmt, {**doc, "mode": "refused"}, 2 if not sys.stdin.isatty() or fmt == "json" else 0)
+    run_id, steps = _apply(plan, python, fmt)
+    rows = _after(python, candidates, before, affected_checks(before, plan), timeout)
+    if fmt == "text":
+        from theanodoctor.render.fix import render_before_after
+
+        if rows:
+            emit(render_before_after(rows, style()))
+        elif snapshot:
+            note("planned from a snapshot: run `theanodoctor check` to see the effect")
+    code = max(refused, 0 if all(s.status == "applied" for s in steps) else 1)
+    _finish(fmt, {**doc, "mode": "applied", "run_id": run_id, "steps": [s.to_dict() for s in steps],
+                  "before_after": rows}, code)
