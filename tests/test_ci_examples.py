@@ -72,7 +72,10 @@ def doc_texts() -> dict[str, str]:
     texts = {}
     for path in (EXAMPLES / "README.md", REPO / "README.md"):
         markdown = path.read_text(encoding="utf-8")
-        blocks = re.findall(r"```(?:sh|bash|shell)?\n(.*?)```", markdown, re.S)
+        blocks = re.findall(r"```(?:sh|bash|shell)\n(.*?)```", markdown, re.S)
+        # a plain block is sample output: only its `$ ` lines are commands
+        blocks += [line[2:] for block in re.findall(r"```\n(.*?)```", markdown, re.S)
+                   for line in block.splitlines() if line.startswith("$ ")]
         # inline spans with options; a bare `theanodoctor summarize` in prose names a command
         spans = re.findall(r"(?<!`)`([^`\n]*theanodoctor [^`\n]*--[^`\n]*)`(?!`)", markdown)
         texts[path.name if path.parent == EXAMPLES else "README.md (top)"] = "\n".join(blocks + spans)

@@ -62,16 +62,19 @@ def pip_requirements(res: Resolution) -> str:
 
 
 def theanorc(res: Resolution) -> str:
-    """A .theanorc for the stack (the fix helper's editor may replace this one function)."""
-    lines = [f"# {_summary(res)}", "[global]", f"device = {'cuda' if res.gpu else 'cpu'}"]
+    """A .theanorc for the stack, written with the same editor `fix` uses on users' files."""
+    from theanodoctor.fixes.rc_text import RcText
+
+    rc = RcText(f"# {_summary(res)}\n")
+    rc.set("global", "device", "cuda" if res.gpu else "cpu")
     if res.gpu:
-        lines += ["floatX = float32", "", "[cuda]",
-                  "root = " + (WINDOWS_CUDA if _os(res) == "windows" else LINUX_CUDA).format(cuda=res.pin("cuda"))]
+        rc.set("global", "floatX", "float32")
+        rc.set("cuda", "root", (WINDOWS_CUDA if _os(res) == "windows" else LINUX_CUDA).format(cuda=res.pin("cuda")))
         if res.pin("cudnn") == "none":
-            lines += ["", "[dnn]", "enabled = False"]
+            rc.set("dnn", "enabled", "False")
     if any(c.fix_id == "blas-ldflags" for c in res.caveats):
-        lines += ["", "[blas]", "ldflags ="]
-    return "\n".join(lines) + "\n"
+        rc.set("blas", "ldflags", "")
+    return rc.text()
 
 
 EMITTERS = {"conda": conda_env, "pip": pip_requirements, "theanorc": theanorc}
