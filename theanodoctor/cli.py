@@ -24,6 +24,7 @@ from theanodoctor.clikit import (
     style,
     timeout_option,
 )
+from theanodoctor.commands.explain import explain
 from theanodoctor.commands.report import report
 
 
@@ -237,6 +238,7 @@ def envs(fmt: str) -> None:
 
 
 cli.add_command(report)
+cli.add_command(explain)
 
 
 def _run(entry: Callable[..., Any], argv: list[str]) -> NoReturn:

@@ -1,1 +1,42 @@
-"""`explain`: read an error log (streamed), match the signature catalogue, order causes root-first."""
+"""`explain`: read an error log (streamed), match the signature catalogue, order causes root-first.
+
+``explain_lines`` is the whole pipeline: scan the numbered lines once, turn the hits into
+findings (cause, evidence, remedy, fix id, confidence), order them root cause first, and
+refine the remedies with the values the log carries and, when given, the probe's facts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from theanodoctor import kb_causes
+
+from .result import Evidence, Explanation, Finding, build
+from .scan import Scanner
+
+__all__ = ["Evidence", "Explanation", "Finding", "explain_lines", "explain_text"]
+
+
+def explain_lines(numbered: Iterable[tuple[int, str]], facts: Any = None) -> Explanation:
+    from .refine import refine
+
+    scan = Scanner(kb_causes.signatures()).feed(numbered)
+    findings = build(scan, kb_causes.causes())
+    findings, notes = refine(findings, scan, facts)
+    final = Evidence(*scan.final_exception) if scan.final_exception else None
+    return Explanation(findings=tuple(findings), significant=tuple(Evidence(n, t) for n, t in scan.significant()),
+                       final_exception=final, lines=scan.lines, blank=scan.nonblank == 0, notes=tuple(notes),
+                       probed=_probed(facts))
+
+
+def explain_text(text: str) -> Explanation:
+    from .reader import text_lines
+
+    return explain_lines(text_lines(text))
+
+
+def _probed(facts: Any) -> str | None:
+    if facts is None:
+        return None
+    target = getattr(facts, "target", None)
+    return target.get("python") if isinstance(target, dict) else None
