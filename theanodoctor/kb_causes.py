@@ -107,3 +107,26 @@ def signatures() -> tuple[Signature, ...]:
             raise KnowledgeError(f"{where(SIGNATURES, row)}: `contains` needs at least one literal text")
         result.append(sig)
     return tuple(result)
+
+
+class Diagnosis(NamedTuple):
+    """The root cause named in a captured output, for the checks."""
+
+    id: str
+    cause: str
+    remedy: str
+    fix: str | None
+    confidence: str
+    source: str
+
+
+def diagnose(log: str) -> Diagnosis | None:
+    """The first cause `explain` states with confidence for ``log`` (output captured from Theano
+    in the target, so Theano is the context), or None."""
+    from theanodoctor.explain import explain_text
+
+    found = explain_text(log, context=("theano", "pygpu")).recognised
+    if not found:
+        return None
+    first = found[0]
+    return Diagnosis(first.cause, first.explanation, first.remedy, first.fix, first.confidence, first.source)

@@ -17,10 +17,15 @@ from .scan import Scanner
 __all__ = ["Evidence", "Explanation", "Finding", "explain_lines", "explain_text"]
 
 
-def explain_lines(numbered: Iterable[tuple[int, str]], facts: Any = None) -> Explanation:
+def explain_lines(numbered: Iterable[tuple[int, str]], facts: Any = None,
+                  context: tuple[str, ...] = ()) -> Explanation:
+    """``context``: what the caller knows the log is about (e.g. "theano" for the output of
+    `import theano`), counted as seen for signatures that need context."""
     from .refine import refine
 
-    scan = Scanner(kb_causes.signatures()).feed(numbered)
+    scanner = Scanner(kb_causes.signatures())
+    scanner.result.context_seen.update(c.lower() for c in context)
+    scan = scanner.feed(numbered)
     findings = build(scan, kb_causes.causes())
     findings, notes = refine(findings, scan, facts)
     final = Evidence(*scan.final_exception) if scan.final_exception else None
@@ -29,10 +34,10 @@ def explain_lines(numbered: Iterable[tuple[int, str]], facts: Any = None) -> Exp
                        probed=_probed(facts))
 
 
-def explain_text(text: str) -> Explanation:
+def explain_text(text: str, context: tuple[str, ...] = ()) -> Explanation:
     from .reader import text_lines
 
-    return explain_lines(text_lines(text))
+    return explain_lines(text_lines(text), context=context)
 
 
 def _probed(facts: Any) -> str | None:

@@ -32,7 +32,8 @@ class Finding:
     evidence: tuple[Evidence, ...]
     signatures: tuple[str, ...]
     values: dict[str, str]
-    source: str
+    source: str  # the cause's source
+    signature_sources: tuple[str, ...] = ()  # where each matched message comes from
     details: tuple[str, ...] = ()  # remedy refined with values from the log and probe facts
     consequence_of: str | None = None
 
@@ -104,11 +105,11 @@ def build(scan: ScanResult, causes: dict[str, Cause]) -> list[Finding]:
         for hit in sorted(hits, key=lambda h: RANK[h.signature.confidence]):
             for key, value in hit.values.items():
                 values.setdefault(key, value)
-        sources = dict.fromkeys([cause.source] + [h.signature.source for h in hits])
+        sources = tuple(dict.fromkeys(h.signature.source for h in hits))
         findings.append(Finding(
             cause=cause.id, title=cause.title, explanation=cause.cause, remedy=cause.remedy, fix=cause.fix,
             confidence=confidence, evidence=_evidence(hits), signatures=tuple(sorted(h.signature.id for h in hits)),
-            values=values, source="; ".join(sources),
+            values=values, source=cause.source, signature_sources=sources,
         ))
     return order(findings, causes, scan.final_exception[0] if scan.final_exception else None)
 
