@@ -7,7 +7,9 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
-from theanodoctor.knowledge import KnowledgeError, choice, rows, strings, table, text, where
+from packaging.specifiers import SpecifierSet
+
+from theanodoctor.knowledge import KnowledgeError, choice, rows, spec, strings, table, text, where
 
 CAUSES = "causes.yaml"
 SIGNATURES = "signatures.yaml"
@@ -37,6 +39,9 @@ class Signature(NamedTuple):
     contains: tuple[str, ...]  # literal texts (any), lower-cased: a case-insensitive first filter
     regex: re.Pattern[str] | None  # must match too when given; named groups become values
     context: tuple[str, ...]  # one of these must appear somewhere in the log, else confidence is low
+    unless: tuple[str, ...]  # if one of these appears anywhere in the log, confidence is low
+    python: SpecifierSet | None  # the Python seen in the log's paths must match, else confidence is low
+    warning: bool  # a warning, not an error: not the cause of an exception nothing else explains
     confidence: str
     note: str  # shown with the evidence; {group} placeholders filled from the regex
     source: str
@@ -98,7 +103,9 @@ def signatures() -> tuple[Signature, ...]:
         sig = Signature(
             id=text(SIGNATURES, row, "id"), cause=text(SIGNATURES, row, "cause"),
             contains=tuple(s.lower() for s in strings(SIGNATURES, row, "contains")), regex=_regex(SIGNATURES, row),
-            context=strings(SIGNATURES, row, "context"), confidence=choice(SIGNATURES, row, "confidence", CONFIDENCES),
+            context=strings(SIGNATURES, row, "context"), unless=strings(SIGNATURES, row, "unless"),
+            python=spec(SIGNATURES, row, "python"), warning=bool(row.get("warning", False)),
+            confidence=choice(SIGNATURES, row, "confidence", CONFIDENCES),
             note=text(SIGNATURES, row, "note", required=False), source=text(SIGNATURES, row, "source"),
         )
         if sig.cause not in known:

@@ -34,6 +34,7 @@ class Finding:
     values: dict[str, str]
     source: str  # the cause's source
     signature_sources: tuple[str, ...] = ()  # where each matched message comes from
+    warning: bool = False  # only warnings point at this cause
     details: tuple[str, ...] = ()  # remedy refined with values from the log and probe facts
     consequence_of: str | None = None
 
@@ -70,9 +71,15 @@ class Explanation:
         }
 
 
-def _confidence(hit: Hit, context_seen: set[str]) -> str:
-    sig = hit.signature
-    if sig.context and not any(c.lower() in context_seen for c in sig.context):
+def _confidence(hit: Hit, scan: ScanResult) -> str:
+    """The signature's confidence, or low when the log lacks the context it needs, shows a text
+    that rules it out, or comes from a Python it cannot apply to."""
+    sig, seen = hit.signature, scan.context_seen
+    if sig.context and not any(c.lower() in seen for c in sig.context):
+        return "low"
+    if any(c.lower() in seen for c in sig.unless):
+        return "low"
+    if sig.python is not None and (scan.python_hint is None or scan.python_hint not in sig.python):
         return "low"
     return sig.confidence
 
@@ -93,14 +100,25 @@ def _note(template: str, values: dict[str, str]) -> str:
         return ""
 
 
+def _confidences(scan: ScanResult) -> dict[str, str]:
+    """Per signature id; a warning is only a possibility (low) when the log ends in an exception
+    that no error signature explains: the warning is then not the reason it failed."""
+    found = {sig_id: _confidence(hit, scan) for sig_id, hit in scan.hits.items()}
+    explained = any(not hit.signature.warning and found[sig_id] != "low" for sig_id, hit in scan.hits.items())
+    if scan.final_exception is not None and not explained:
+        found.update({sig_id: "low" for sig_id, hit in scan.hits.items() if hit.signature.warning})
+    return found
+
+
 def build(scan: ScanResult, causes: dict[str, Cause]) -> list[Finding]:
     by_cause: dict[str, list[Hit]] = {}
     for hit in scan.hits.values():
         by_cause.setdefault(hit.signature.cause, []).append(hit)
+    confidences = _confidences(scan)
     findings = []
     for cause_id, hits in by_cause.items():
         cause = causes[cause_id]
-        confidence = min((_confidence(h, scan.context_seen) for h in hits), key=RANK.__getitem__)
+        confidence = min((confidences[h.signature.id] for h in hits), key=RANK.__getitem__)
         values: dict[str, str] = {}
         for hit in sorted(hits, key=lambda h: RANK[h.signature.confidence]):
             for key, value in hit.values.items():
@@ -110,14 +128,15 @@ def build(scan: ScanResult, causes: dict[str, Cause]) -> list[Finding]:
             cause=cause.id, title=cause.title, explanation=cause.cause, remedy=cause.remedy, fix=cause.fix,
             confidence=confidence, evidence=_evidence(hits), signatures=tuple(sorted(h.signature.id for h in hits)),
             values=values, source=cause.source, signature_sources=sources,
+            warning=all(h.signature.warning for h in hits),
         ))
     return order(findings, causes, scan.final_exception[0] if scan.final_exception else None)
 
 
 def order(findings: list[Finding], causes: dict[str, Cause], final_line: int | None) -> list[Finding]:
-    """Root cause first: a cause another found cause explains comes after it, a generic symptom
-    after specific causes; then by confidence, then what the final exception line says, then
-    by where it appears first."""
+    """Root cause first: a cause another found cause explains comes after it; errors before
+    warnings, a generic symptom after specific causes; then by confidence, then what the final
+    exception line says, then by where it appears first."""
     present = {f.cause for f in findings}
     explained_by = {}
     for cause_id in present:
@@ -126,10 +145,11 @@ def order(findings: list[Finding], causes: dict[str, Cause], final_line: int | N
                 explained_by.setdefault(other, cause_id)
     marked = [f if f.cause not in explained_by else _with(f, consequence_of=explained_by[f.cause]) for f in findings]
 
-    def key(f: Finding) -> tuple[int, int, int, int, int]:
+    def key(f: Finding) -> tuple[int, int, int, int, int, int]:
         first = f.evidence[0].line if f.evidence else 0
         on_final = any(e.line == final_line for e in f.evidence)
-        return (f.consequence_of is not None, causes[f.cause].generic, RANK[f.confidence], not on_final, first)
+        return (f.consequence_of is not None, f.warning, causes[f.cause].generic, RANK[f.confidence], not on_final,
+                first)
 
     return sorted(marked, key=key)
 

@@ -59,7 +59,7 @@ class ScanResult:
 class Scanner:
     def __init__(self, sigs: Iterable[Signature]) -> None:
         self.sigs = tuple(sigs)
-        self.context = sorted({c.lower() for s in self.sigs for c in s.context})
+        self.context = sorted({c.lower() for s in self.sigs for c in s.context + s.unless})
         literals = {lit for s in self.sigs for lit in s.contains} | set(self.context) | set(SIGNIFICANT_WORDS)
         literals.add("site-packages")
         alternation = "|".join(re.escape(lit) for lit in sorted(literals, key=len, reverse=True))
