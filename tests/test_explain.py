@@ -19,7 +19,8 @@ from theanodoctor.explain.scan import EVIDENCE_PER_SIGNATURE, FIRST_SIGNIFICANT,
 from theanodoctor.kb_causes import signatures
 
 CASES = Path(__file__).parent / "explain_cases"
-NVRTC = "pygpu.gpuarray.GpuArrayException: b'Could not load \"nvrtc64_70.dll\": The specified module could not be found.\\r\\n'"
+NVRTC = ("pygpu.gpuarray.GpuArrayException: b'Could not load \"nvrtc64_70.dll\": "
+         "The specified module could not be found.\\r\\n'")
 
 
 def _cases() -> list[dict]:

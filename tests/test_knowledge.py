@@ -31,7 +31,8 @@ def test_tables_load_with_sources():
          "GpuArrayException: b'Could not load \"libcuda.so\": libcuda.so: cannot open shared object file'",
          "libcuda-missing"),
         ("something nobody has seen", None),
-        ("WARNING (theano.tensor.blas): Using NumPy C-API based implementation for BLAS functions.", None),
+        ("KeyError: 'x'\nWARNING (theano.tensor.blas): Using NumPy C-API based implementation for BLAS functions.",
+         None),
     ],
 )
 def test_diagnose_names_the_root_cause(text, expected):

@@ -62,13 +62,12 @@ def explain(logfile: str | None, text: str | None, python_spec: str | None, fmt:
     Lasagne and PyMC3 wrappers around Theano errors. Causes are listed root cause first; when none
     is recognised it says so and shows the lines it considered significant.
     """
-    from theanodoctor.explain import explain_lines
-    from theanodoctor.explain.reader import numbered_lines
+    from theanodoctor.explain import explain_stream
 
     stream = _open(logfile, text)
     facts = _facts(python_spec, timeout)
     try:
-        explanation = explain_lines(numbered_lines(stream), facts)
+        explanation = explain_stream(stream, facts)
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()

@@ -138,7 +138,7 @@ def order(findings: list[Finding], causes: dict[str, Cause], final_line: int | N
     warnings, a generic symptom after specific causes; then by confidence, then what the final
     exception line says, then by where it appears first."""
     present = {f.cause for f in findings}
-    explained_by = {}
+    explained_by: dict[str, str] = {}
     for cause_id in present:
         for other in causes[cause_id].explains:
             if other in present and other != cause_id:
