@@ -87,17 +87,9 @@ def _confidence(hit: Hit, scan: ScanResult) -> str:
 def _evidence(hits: list[Hit]) -> tuple[Evidence, ...]:
     items: dict[int, Evidence] = {}
     for hit in hits:
-        for number, text in hit.evidence:
-            note = _note(hit.signature.note, hit.values)
+        for number, text, note in hit.evidence:
             items.setdefault(number, Evidence(number, text, note))
     return tuple(sorted(items.values(), key=lambda e: e.line)[:MAX_EVIDENCE])
-
-
-def _note(template: str, values: dict[str, str]) -> str:
-    try:
-        return template.format(**values) if template else ""
-    except (KeyError, IndexError, ValueError):
-        return ""
 
 
 def _confidences(scan: ScanResult) -> dict[str, str]:

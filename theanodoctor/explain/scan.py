@@ -36,7 +36,7 @@ _PYTHON_IN_PATH = re.compile(r"[/\\][Pp]ython(?P<major>[23])\.?(?P<minor>\d{1,2}
 class Hit:
     signature: Signature
     count: int = 0
-    evidence: list[tuple[int, str]] = field(default_factory=list)
+    evidence: list[tuple[int, str, str]] = field(default_factory=list)  # line, text, note
     values: dict[str, str] = field(default_factory=dict)
 
 
@@ -127,8 +127,8 @@ class Scanner:
     def _record(self, sig: Signature, number: int, part: str, values: dict[str, str]) -> None:
         hit = self.result.hits.setdefault(sig.id, Hit(sig))
         hit.count += 1
-        if len(hit.evidence) < EVIDENCE_PER_SIGNATURE and all(n != number for n, _ in hit.evidence):
-            hit.evidence.append((number, part[:400]))
+        if len(hit.evidence) < EVIDENCE_PER_SIGNATURE and all(n != number for n, _, _ in hit.evidence):
+            hit.evidence.append((number, part[:400], render_note(sig.note, values)))
         for key, value in values.items():
             hit.values.setdefault(key, value)
 
@@ -142,6 +142,14 @@ class Scanner:
                 self.result.first_significant.append(item)
             else:
                 self.result.last_significant.append(item)
+
+
+def render_note(template: str, values: dict[str, str]) -> str:
+    """A signature's note with the values of this match; empty when one is missing."""
+    try:
+        return template.format(**values) if template else ""
+    except (KeyError, IndexError, ValueError):
+        return ""
 
 
 def _weight(part: str) -> int:
