@@ -212,3 +212,16 @@ def test_python_option_probes_a_real_env_to_pin_numpy(legacy_python, theano_home
     assert run.code == 0 and doc["probed"]
     details = " ".join(doc["findings"][0]["details"])
     assert "Python 3.9 (from the probed target)" in details and "numpy==1.21.6" in details
+
+
+def test_a_log_quoted_in_a_reply_is_read_like_the_original():
+    quoted = "\n".join("> " + line for line in [
+        "Traceback (most recent call last):",
+        "  File \"/usr/lib/python3/dist-packages/lasagne/layers/pool.py\", line 6, in <module>",
+        "    from theano.tensor.signal import downsample",
+        "ImportError: cannot import name 'downsample'",
+    ])
+    explained = explain_text(quoted)
+    assert [f.cause for f in explained.recognised] == ["lasagne-downsample"]
+    assert explained.final_exception is not None and explained.final_exception.line == 4
+    assert explained.final_exception.text == "ImportError: cannot import name 'downsample'"
