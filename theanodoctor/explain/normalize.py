@@ -4,9 +4,10 @@ Real logs carry messages inside Python reprs: ``b'Could not load "nvrtc64_70.dll
 specified module could not be found.\\r\\n'``, or Theano's compile errors joined into one
 tuple repr (``'Compilation failed ...: C:\\\\Users\\\\...\\\\mod.cpp:1:0: sorry ...\\r. '``).
 Such a line is also handed out split at its escaped line breaks (each piece keeps the physical
-line number); doubled backslashes of Windows paths become single ones, and terminal colour codes
-are dropped, and so are the quote marks of a log pasted into a reply. A plain Windows path (``C:\\CUDA\\v10.2\\bin\\nvrtc64_102_0.dll``) holds a ``\\n`` that is
-no line break, so only lines that look like a repr are split."""
+line number); doubled backslashes of Windows paths become single ones; terminal colour codes
+and the quote marks of a log pasted into a reply are dropped. A plain Windows path
+(``C:\\CUDA\\v10.2\\bin\\nvrtc64_102_0.dll``) holds a ``\\n`` that is no line break, so only
+lines that look like a repr are split."""
 
 from __future__ import annotations
 
