@@ -52,7 +52,7 @@ def test_text_report_shows_evidence_remedy_fix_and_consequence():
     out = run.out
     assert out.index("NVRTC") < out.index("pygpu could not initialise")  # root cause first
     assert "line 2: pygpu.gpuarray.GpuArrayException" in out
-    assert "theanodoctor fix can do this (cuda-dll-aliases)" in out
+    assert "`theanodoctor fix --only cuda-dll-aliases` can do this" in out
     assert "a consequence of nvrtc-dll-name" in out
     assert "only the last name libgpuarray 0.7.6 tried" in out  # the value from the log refines the remedy
     assert "--python ENV" in out  # how to get the exact names for this machine

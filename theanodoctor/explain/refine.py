@@ -81,7 +81,7 @@ def _alias_lines(facts: Any, lib: str) -> list[str]:
     elif have:
         folder, name = have[-1]
         lines.append(f"Place a copy (or hard link) of `{folder}\\{name}` named `{wanted}` in a folder on PATH "
-                     "(`theanodoctor fix` does this: cuda-dll-aliases).")
+                     "(`theanodoctor fix --only cuda-dll-aliases` does this).")
     else:
         lines.append("No CUDA toolkit with that library was found: install one (CUDA 9.x names match directly).")
     return lines

@@ -28,7 +28,7 @@ def _finding(console: object, number: int, finding: Finding, style: Style) -> No
     lines.append(Text(f"   {arrow} ") + Text(finding.remedy))
     lines.extend(Text(f"     {detail}") for detail in finding.details)
     if finding.fix:
-        can = Text(f"theanodoctor fix can do this ({finding.fix})", style="bold")
+        can = Text(f"`theanodoctor fix --only {finding.fix}` can do this", style="bold")
         lines.append(Text("   fix: ", style="dim") + can)
     lines.append(Text(f"   cause id: {finding.cause}; source: {finding.source}", style="dim"))
     for line in lines:
