@@ -83,7 +83,8 @@ def _alias_lines(facts: Any, lib: str) -> list[str]:
         lines.append(f"Place a copy (or hard link) of `{folder}\\{name}` named `{wanted}` in a folder on PATH "
                      "(`theanodoctor fix --only cuda-dll-aliases` does this).")
     else:
-        lines.append("No CUDA toolkit with that library was found: install one (CUDA 9.x names match directly).")
+        lines.append("No CUDA toolkit with that library was found here; libgpuarray 0.7.6 also tries the CUDA 9.1 "
+                     "and 9.0 names, so those toolkits load without aliases.")
     return lines
 
 
