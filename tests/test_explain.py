@@ -225,3 +225,11 @@ def test_a_log_quoted_in_a_reply_is_read_like_the_original():
     assert [f.cause for f in explained.recognised] == ["lasagne-downsample"]
     assert explained.final_exception is not None and explained.final_exception.line == 4
     assert explained.final_exception.text == "ImportError: cannot import name 'downsample'"
+
+
+def test_a_generic_symptom_points_at_the_exception_the_log_ends_with():
+    found = explain_text("ERROR (theano.gpuarray): Could not initialize pygpu, support disabled\n"
+                         "GpuArrayException: b'cuInit: CUDA_ERROR_UNKNOWN: unknown error'\n").findings
+    assert [f.cause for f in found] == ["pygpu-init-failed"]
+    assert found[0].details == ("The log ends with this exception (line 2): GpuArrayException: b'cuInit: "
+                                "CUDA_ERROR_UNKNOWN: unknown error'",)

@@ -137,3 +137,12 @@ def _gcc(finding: Finding, scan: ScanResult, facts: Any) -> list[str]:
 def _soname(finding: Finding, scan: ScanResult, facts: Any) -> list[str]:
     lib = finding.values.get("lib") or finding.values.get("lib2")
     return [f"The loader looked for `{lib}` by that exact name."] if lib else []
+
+
+@refiner("pygpu-init-failed", "compile-failed", "cudnn-unusable", "old-backend-gpu-unavailable", "gpu-context-missing")
+def _final_exception(finding: Finding, scan: ScanResult, facts: Any) -> list[str]:
+    """A generic symptom: point at the exception the log ends with, which names the real error."""
+    final = scan.final_exception
+    if final is None or finding.consequence_of or any(e.line == final[0] for e in finding.evidence):
+        return []
+    return [f"The log ends with this exception (line {final[0]}): {final[1]}"]
