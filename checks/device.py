@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from theanodoctor import knowledge
+from theanodoctor import kb_causes
 from theanodoctor.engine import Options, Outcome, check, error, ok, skipped
 from theanodoctor.facts import Facts, section
 
@@ -48,12 +48,13 @@ def theano_device(facts: Facts, options: Options) -> Outcome:
         problem = pygpu_problem(facts)
         imported = stage(facts, "theano_import")
         if problem and imported.get("ok"):
-            known = knowledge.diagnose("\n".join(str(line) for line in imported.get("log", [])))
+            known = kb_causes.diagnose("\n".join(str(line) for line in imported.get("log", [])))
             return error(
                 f"{origin}, but {problem}: Theano silently runs everything on the CPU",
                 cause=known.cause if known else "Theano falls back to the CPU when pygpu fails; "
                 "theano.config.device still reads cuda.",
                 remedy=known.remedy if known else PYGPU_REMEDY,
+                fix_id=known.fix if known else None,
                 details=tuple(str(line).splitlines()[0] for line in imported.get("log", []) if "pygpu" in str(line)
                               or "GpuArrayException" in str(line))
                 + ((f"known failure: {known.id} (source: {known.source})",) if known else ()),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from theanodoctor import knowledge
+from theanodoctor import kb_causes
 from theanodoctor.engine import Options, Outcome, check, error, ok, skipped
 from theanodoctor.facts import Facts, section
 
@@ -72,11 +72,11 @@ def theano_import(facts: Facts, options: Options) -> Outcome:
         f"{f.get('file')}:{f.get('line')} in {f.get('function')}" for f in err.get("frames", [])[-3:]
         if isinstance(f, dict)
     )
-    known = knowledge.diagnose(failure_text(result))
+    known = kb_causes.diagnose(failure_text(result))
     if known is None:
         return error(f"import theano fails: {headline}",
                      cause="not a failure this doctor knows yet",
                      remedy="Run `theanodoctor report` and include it when asking for help.",
                      details=frames)
-    return error(f"import theano fails: {headline}", cause=known.cause, remedy=known.remedy,
+    return error(f"import theano fails: {headline}", cause=known.cause, remedy=known.remedy, fix_id=known.fix,
                  details=frames + (f"known failure: {known.id} (source: {known.source})",))

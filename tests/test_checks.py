@@ -139,7 +139,7 @@ def test_blas_flag_in_a_config_file_counts_when_import_failed():
     [
         ("module 'numpy' has no attribute 'bool'.", "numpy-bool-alias"),
         ("File contains no section headers.\nfile: '/home/bob/.theanorc', line: 1\n'\\ufeff[global]\\n'",
-         "theanorc-no-section"),
+         "theanorc-bom"),
         ("something new", None),
     ],
 )

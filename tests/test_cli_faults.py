@@ -204,7 +204,7 @@ def test_a_target_that_prints_megabytes(tmp_path: Path, legacy_python: Callable[
     ("encoding", "host_encoding", "error_type", "signature"),
     [
         ("utf-16", "utf-16-le", "UnicodeDecodeError", "theanorc-utf16"),  # Notepad's "Unicode"
-        ("utf-8-sig", "utf-8-bom", "MissingSectionHeaderError", "theanorc-no-section"),  # UTF-8 with BOM
+        ("utf-8-sig", "utf-8-bom", "MissingSectionHeaderError", "theanorc-bom"),  # UTF-8 with BOM
     ],
 )
 def test_theanorc_saved_by_notepad(guard_home: Path, legacy_python: Callable[[str], str],

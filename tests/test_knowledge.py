@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from theanodoctor import knowledge
+from theanodoctor import kb_causes, knowledge
 
 
 def test_tables_load_with_sources():
     rules = knowledge.compat_rules()
     assert rules and all(r.source for r in rules)
     assert {r.flavour for r in rules} == {"Theano", "Theano-PyMC"}
-    assert knowledge.verified_stacks() and knowledge.signatures()
+    assert knowledge.verified_stacks() and kb_causes.signatures() and kb_causes.causes()
 
 
 @pytest.mark.parametrize(
@@ -25,11 +25,18 @@ def test_tables_load_with_sources():
         ('ValueError: Invalid value ("true") for configuration variable "dnn.enabled".',
          "config-invalid-value"),
         ("configparser.MissingSectionHeaderError: File contains no section headers.", "theanorc-no-section"),
+        ("configparser.MissingSectionHeaderError: File contains no section headers.\n"
+         "file: '/home/bob/.theanorc', line: 1\n'\\ufeff[global]\\n'", "theanorc-bom"),
+        ("ERROR (theano.gpuarray): Could not initialize pygpu, support disabled\n"
+         "GpuArrayException: b'Could not load \"libcuda.so\": libcuda.so: cannot open shared object file'",
+         "libcuda-missing"),
         ("something nobody has seen", None),
+        ("KeyError: 'x'\nWARNING (theano.tensor.blas): Using NumPy C-API based implementation for BLAS functions.",
+         None),
     ],
 )
-def test_diagnose_picks_the_specific_signature(text, expected):
-    found = knowledge.diagnose(text)
+def test_diagnose_names_the_root_cause(text, expected):
+    found = kb_causes.diagnose(text)
     assert (found.id if found else None) == expected
 
 
@@ -40,9 +47,41 @@ def test_malformed_table_reports_file_and_line(fake_profiles):
 
 
 def test_invalid_yaml_and_bad_range_are_reported(fake_profiles):
+    fake_profiles["causes.yaml"] = "causes: []\n"
     fake_profiles["signatures.yaml"] = "signatures: [\n"
     fake_profiles["theano_compat.yaml"] = "rules:\n  - {flavour: Theano, numpy: 'one', result: broken}\n"
     with pytest.raises(knowledge.KnowledgeError, match="not valid YAML"):
-        knowledge.signatures()
+        kb_causes.signatures()
     with pytest.raises(knowledge.KnowledgeError, match=r":2: `numpy` is not a version range"):
         knowledge.compat_rules()
+
+
+CAUSE = "causes:\n  - {id: a, title: t, cause: c, remedy: r, fix: %s, source: s}\n"
+
+
+@pytest.mark.parametrize("causes, signatures, message", [
+    (CAUSE % "rename-everything", "signatures: []\n", r"causes.yaml:2: `fix` must be one of the fix ids"),
+    (CAUSE % "none", "signatures:\n  - {id: x, cause: b, contains: [t], confidence: high, source: s}\n",
+     r"signatures.yaml:2: unknown cause `b`"),
+    (CAUSE % "none", "signatures:\n  - {id: x, cause: a, contains: [t], regex: '(', confidence: high, source: s}\n",
+     r"signatures.yaml:2: `regex` does not compile"),
+    (CAUSE % "none", "signatures:\n  - {id: x, cause: a, contains: [t], confidence: sure, source: s}\n",
+     r"signatures.yaml:2: `confidence` must be one of high, medium, low"),
+    (CAUSE % "none", "signatures:\n  - {id: x, cause: a, contains: [], confidence: high, source: s}\n",
+     r"signatures.yaml:2: `contains` needs at least one"),
+])
+def test_malformed_catalogue_names_file_and_line(fake_profiles, causes, signatures, message):
+    fake_profiles["causes.yaml"] = causes
+    fake_profiles["signatures.yaml"] = signatures
+    with pytest.raises(knowledge.KnowledgeError, match=message):
+        kb_causes.signatures()
+
+
+def test_every_cause_and_signature_has_a_source_and_the_fix_vocabulary():
+    causes = kb_causes.causes()
+    assert all(c.source and c.remedy and c.title for c in causes.values())
+    assert {c.fix for c in causes.values()} - {None} <= set(kb_causes.FIX_IDS)
+    used = {s.cause for s in kb_causes.signatures()}
+    assert all(s.source for s in kb_causes.signatures())
+    # a cause no signature points at is only reachable through `explains`
+    assert all(any(cid in c.explains for c in causes.values()) for cid in set(causes) - used)

@@ -25,6 +25,7 @@ from theanodoctor.clikit import (
     style,
     timeout_option,
 )
+from theanodoctor.commands.explain import explain
 from theanodoctor.commands.fix import fix
 from theanodoctor.commands.preflight import preflight
 from theanodoctor.commands.report import report
@@ -223,6 +224,7 @@ cli.add_command(resolve)
 cli.add_command(profiles)
 cli.add_command(provision)
 cli.add_command(fix)
+cli.add_command(explain)
 
 
 def _run(entry: Callable[..., Any], argv: list[str]) -> NoReturn:

@@ -148,18 +148,6 @@ class Verified(NamedTuple):
     source: str
 
 
-class Signature(NamedTuple):
-    id: str
-    contains: tuple[str, ...]
-    requires: tuple[str, ...]
-    cause: str
-    remedy: str
-    source: str
-
-    def matches(self, text: str) -> bool:
-        return any(s in text for s in self.contains) and all(s in text for s in self.requires)
-
-
 @table
 def compat_rules() -> tuple[CompatRule, ...]:
     name = "theano_compat.yaml"
@@ -189,23 +177,3 @@ def verified_stacks() -> tuple[Verified, ...]:
         )
         for row in rows(name, "verified")
     )
-
-
-@table
-def signatures() -> tuple[Signature, ...]:
-    name = "signatures.yaml"
-    return tuple(
-        Signature(
-            id=text(name, row, "id"),
-            contains=strings(name, row, "contains"),
-            requires=strings(name, row, "requires"),
-            cause=text(name, row, "cause"),
-            remedy=text(name, row, "remedy"),
-            source=text(name, row, "source"),
-        )
-        for row in rows(name, "signatures")
-    )
-
-
-def diagnose(log: str) -> Signature | None:
-    return next((sig for sig in signatures() if sig.matches(log)), None)

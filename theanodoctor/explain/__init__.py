@@ -1,1 +1,58 @@
-"""`explain`: read an error log (streamed), match the signature catalogue, order causes root-first."""
+"""`explain`: read an error log (streamed), match the signature catalogue, order causes root-first.
+
+``explain_lines`` is the whole pipeline: scan the numbered lines once, turn the hits into
+findings (cause, evidence, remedy, fix id, confidence), order them root cause first, and
+refine the remedies with the values the log carries and, when given, the probe's facts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, BinaryIO
+
+from theanodoctor import kb_causes
+
+from .result import Evidence, Explanation, Finding, build
+from .scan import Scanner, ScanResult
+
+__all__ = ["Evidence", "Explanation", "Finding", "explain_lines", "explain_stream", "explain_text"]
+
+
+def explain_stream(stream: BinaryIO, facts: Any = None) -> Explanation:
+    """The log read from a binary stream, in blocks (the fast path for big files)."""
+    from .reader import numbered_blocks
+
+    return _explain(lambda scanner: scanner.feed_blocks(numbered_blocks(stream)), facts, ())
+
+
+def explain_lines(numbered: Iterable[tuple[int, str]], facts: Any = None,
+                  context: tuple[str, ...] = ()) -> Explanation:
+    """``context``: what the caller knows the log is about (e.g. "theano" for the output of
+    `import theano`), counted as seen for signatures that need context."""
+    return _explain(lambda scanner: scanner.feed(numbered), facts, context)
+
+
+def _explain(feed: Callable[[Scanner], ScanResult], facts: Any, context: tuple[str, ...]) -> Explanation:
+    from .refine import refine
+
+    scanner = Scanner(kb_causes.signatures())
+    scanner.result.context_seen.update(c.lower() for c in context)
+    scan = feed(scanner)
+    findings = build(scan, kb_causes.causes())
+    findings, notes = refine(findings, scan, facts)
+    final = Evidence(*scan.final_exception) if scan.final_exception else None
+    return Explanation(findings=tuple(findings), significant=tuple(Evidence(n, t) for n, t in scan.significant()),
+                       final_exception=final, lines=scan.lines, blank=scan.nonblank == 0, notes=tuple(notes),
+                       probed=_probed(facts))
+
+
+def explain_text(text: str, context: tuple[str, ...] = ()) -> Explanation:
+    from .reader import text_lines
+
+    return explain_lines(text_lines(text), context=context)
+
+
+def _probed(facts: Any) -> str | None:
+    if facts is None:
+        return None
+    target = getattr(facts, "target", None)
+    return target.get("python") if isinstance(target, dict) else None

@@ -42,7 +42,7 @@ class SmokeResult:
     fresh_cache: bool
     elapsed_s: float
     restarts: int
-    diagnosis: dict[str, str] | None = None  # a known cause (knowledge.diagnose)
+    diagnosis: dict[str, Any] | None = None  # a known cause (kb_causes.diagnose)
     gpu: dict[str, Any] = field(default_factory=dict)  # cudnn, matmul speed-up
 
     def to_dict(self) -> dict[str, Any]:
@@ -91,11 +91,11 @@ def _stage(name: str, record: dict[str, Any] | None, expects_gpu: bool, device: 
     return Stage(name, True, ran_on=ran_on, details=details, **timing)
 
 
-def _diagnose(text: str) -> dict[str, str] | None:
-    from theanodoctor import knowledge
+def _diagnose(text: str) -> dict[str, Any] | None:
+    from theanodoctor import kb_causes
 
-    found = knowledge.diagnose(text)
-    return {"id": found.id, "cause": found.cause, "remedy": found.remedy} if found else None
+    found = kb_causes.diagnose(text)
+    return {"id": found.id, "cause": found.cause, "remedy": found.remedy, "fix": found.fix} if found else None
 
 
 def _gpu_facts(records: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,115 @@
+"""`theanodoctor explain` on a generated multi-megabyte log, side by side with baselines measured
+in the same run (ratios; never asserted in tests), and its score on the real-log corpus.
+
+1. ``theanodoctor explain BIG.log`` / ``python -c`` reading the same file line by line
+   (both start an interpreter and read every line; the ratio is the cost of understanding it).
+2. The same / ``grep -c error BIG.log`` (when grep exists).
+3. Corpus score: share of tests/explain_corpus logs whose labelled cause comes first (right),
+   whose first confident cause is another one (confidently wrong), and with none recognised.
+
+Runs are interleaved (A, B, A, B, ...) so drift hits both sides alike; medians are reported.
+
+    python benchmarks/bench_explain.py [--mb 20] [--runs 5] [--no-corpus]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+CORPUS = HERE.parent / "tests" / "explain_corpus"
+READ_LINES = "import sys\nn = 0\nwith open(sys.argv[1], 'rb') as f:\n    for line in f:\n        n += 1\nprint(n)"
+
+
+def _time(cmd: list[str]) -> float:
+    started = time.perf_counter()
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    return time.perf_counter() - started
+
+
+def side_by_side(a: list[str], b: list[str], runs: int) -> tuple[float, float, float]:
+    ta, tb = [], []
+    for _ in range(runs):
+        ta.append(_time(a))
+        tb.append(_time(b))
+    return statistics.median(ta), statistics.median(tb), statistics.median(x / y for x, y in zip(ta, tb))
+
+
+def write_log(path: Path, megabytes: int) -> int:
+    """A g++ log of warnings and source echo with one real error in the middle and one at the end."""
+    block = "".join(
+        f"/home/u/.theano/compiledir_Linux/tmpab12cd/mod.cpp:{i}:17: warning: unused variable 'V{i}' "
+        f"[-Wunused-variable]\n   {i} |     npy_float64 V{i} = 0;\n      |                 ^~\n"
+        for i in range(1000))
+    target = megabytes * 1_000_000
+    with path.open("w", encoding="utf-8") as out:
+        written = 0
+        middle = False
+        while written < target:
+            out.write(block)
+            written += len(block)
+            if not middle and written >= target // 2:
+                out.write("AttributeError: module 'numpy' has no attribute 'bool'.\n")
+                middle = True
+        out.write("collect2: error: ld returned 1 exit status\n")
+    return path.stat().st_size
+
+
+def corpus_score() -> dict[str, float]:
+    import yaml
+
+    cases = yaml.safe_load((CORPUS / "cases.yaml").read_text(encoding="utf-8"))["cases"]
+    right = wrong = unknown = 0
+    for case in cases:
+        proc = subprocess.run([sys.executable, "-m", "theanodoctor", "explain", str(CORPUS / case["file"]), "-f",
+                               "json"], capture_output=True, check=False, timeout=120)
+        named = [f["cause"] for f in json.loads(proc.stdout)["explain"]["findings"] if f["confidence"] != "low"]
+        expected = case["suggested_cause_id"]
+        if named[:1] == ([] if expected == "none" else [expected]):
+            right += 1
+        elif named:
+            wrong += 1
+        else:
+            unknown += 1
+    total = len(cases)
+    return {"logs": total, "right": right / total, "confidently_wrong": wrong / total, "unrecognised": unknown / total}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--mb", type=int, default=20, help="size of the generated log in MB")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--no-corpus", action="store_true", help="skip the corpus score")
+    args = parser.parse_args()
+    os.environ.setdefault("NO_COLOR", "1")
+    env_cmd = [sys.executable, "-m", "theanodoctor", "explain"]
+    with tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / "big.log"
+        size = write_log(log, args.mb)
+        print(f"log: {size / 1e6:.1f} MB")
+        explain = env_cmd + [str(log)]
+        a, b, ratio = side_by_side(explain, [sys.executable, "-c", READ_LINES, str(log)], args.runs)
+        print(f"explain {a:.3f} s vs python line-by-line read {b:.3f} s: ratio {ratio:.2f}")
+        grep = shutil.which("grep")
+        if grep:
+            a, b, ratio = side_by_side(explain, [grep, "-c", "error", str(log)], args.runs)
+            print(f"explain {a:.3f} s vs grep -c {b:.3f} s: ratio {ratio:.2f}")
+        print(f"throughput: {size / 1e6 / a:.1f} MB/s")
+    if not args.no_corpus:
+        score = corpus_score()
+        print(f"corpus ({score['logs']} real logs): right {score['right']:.0%}, confidently wrong "
+              f"{score['confidently_wrong']:.0%}, unrecognised {score['unrecognised']:.0%}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,235 @@
+"""`theanodoctor explain`: the real CLI over synthetic variants of real messages, the streaming
+reader, the normaliser, bounded memory on big logs, root-cause ordering and exit codes."""
+
+from __future__ import annotations
+
+import codecs
+import io
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.cli_helpers import doctor
+from theanodoctor.explain import explain_lines, explain_text
+from theanodoctor.explain.normalize import segments
+from theanodoctor.explain.reader import numbered_lines, sniff_encoding
+from theanodoctor.explain.scan import EVIDENCE_PER_SIGNATURE, FIRST_SIGNIFICANT, LAST_SIGNIFICANT, Scanner
+from theanodoctor.kb_causes import signatures
+
+CASES = Path(__file__).parent / "explain_cases"
+NVRTC = ("pygpu.gpuarray.GpuArrayException: b'Could not load \"nvrtc64_70.dll\": "
+         "The specified module could not be found.\\r\\n'")
+
+
+def _cases() -> list[dict]:
+    return yaml.safe_load((CASES / "cases.yaml").read_text(encoding="utf-8"))["cases"]
+
+
+def _causes(doc: dict) -> list[str]:
+    return [f["cause"] for f in doc["explain"]["findings"] if f["confidence"] != "low"]
+
+
+@pytest.mark.parametrize("case", _cases(), ids=lambda c: c["file"])
+def test_real_cli_names_the_expected_cause_first(case):
+    run = doctor("explain", str(CASES / case["file"]), "--format", "json")
+    doc = run.json()
+    found = _causes(doc)
+    if case["expect"] is None:
+        assert run.code == 1 and found == [] and doc["explain"]["recognised"] is False
+    else:
+        assert run.code == 0, run.err
+        assert found[0] == case["expect"]
+        assert set(case["also"]) <= {f["cause"] for f in doc["explain"]["findings"]}
+        first = doc["explain"]["findings"][0]
+        assert first["evidence"] and all(e["line"] >= 1 for e in first["evidence"])
+
+
+def test_text_report_shows_evidence_remedy_fix_and_consequence():
+    run = doctor("explain", "--text", "ERROR (theano.gpuarray): Could not initialize pygpu, support disabled\n" + NVRTC)
+    assert run.code == 0
+    out = run.out
+    assert out.index("NVRTC") < out.index("pygpu could not initialise")  # root cause first
+    assert "line 2: pygpu.gpuarray.GpuArrayException" in out
+    assert "`theanodoctor fix --only cuda-dll-aliases` can do this" in out
+    assert "a consequence of nvrtc-dll-name" in out
+    assert "only the last name libgpuarray 0.7.6 tried" in out  # the value from the log refines the remedy
+    assert "--python ENV" in out  # how to get the exact names for this machine
+
+
+def test_stdin_and_dash_read_the_same_log(tmp_path):
+    import subprocess
+    import sys
+
+    path = tmp_path / "log.txt"
+    path.write_text("AttributeError: module 'numpy' has no attribute 'bool'.\n")
+    for args in (["-"], []):
+        proc = subprocess.run([sys.executable, "-m", "theanodoctor", "explain", *args, "-f", "json"],
+                              input=path.read_bytes(), capture_output=True, timeout=60)
+        assert proc.returncode == 0
+        assert _causes(json.loads(proc.stdout)) == ["numpy-bool-alias"]
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["explain", "LOG", "--text", "x"], "not both"),
+    (["explain", "missing.log"], "cannot read"),
+    (["explain", "EMPTY"], "empty"),
+    (["explain", "--text", ""], "empty"),
+])
+def test_usage_errors_exit_2_with_json_on_every_path(tmp_path, args, needle):
+    (tmp_path / "LOG").write_text("x\n")
+    (tmp_path / "EMPTY").write_bytes(b"\n\n")
+    args = [str(tmp_path / a) if a in ("LOG", "EMPTY", "missing.log") else a for a in args]
+    run = doctor(*args)
+    assert run.code == 2 and needle in run.err
+    as_json = doctor(*args, "--format", "json")
+    assert as_json.code == 2 and as_json.json()["error"]["kind"] == "usage"
+
+
+def test_unknown_log_lists_significant_lines_and_points_to_report():
+    log = "starting\nWARNING (theano.tensor.blas): Using NumPy C-API based implementation for BLAS functions.\n" \
+          "Traceback (most recent call last):\n  File \"x.py\", line 1\nKeyError: 'missing_key'\n"
+    run = doctor("explain", "--text", log)
+    assert run.code == 1
+    assert "No known cause recognised." in run.out
+    assert "line 5: KeyError: 'missing_key'" in run.out
+    assert "theanodoctor report" in run.out
+    assert "Possibly related (low confidence)" in run.out  # the warning is only a possibility here
+
+
+def test_help_teaches_and_lists_exit_codes():
+    run = doctor("explain", "--help")
+    assert run.code == 0 and "Exit codes" in run.out and "--python" in run.out and "LOGFILE" in run.out
+
+
+# -- reader and normaliser ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("data, encoding", [
+    (codecs.BOM_UTF16_LE + "nvrtc\n".encode("utf-16-le"), "utf-16"),
+    ("nvrtc\n".encode("utf-16-le"), "utf-16-le"),
+    ("nvrtc\n".encode("utf-16-be"), "utf-16-be"),
+    (codecs.BOM_UTF8 + b"nvrtc\n", "utf-8-sig"),
+    (b"nvrtc\n", "utf-8"),
+])
+def test_encoding_is_sniffed(data, encoding):
+    assert sniff_encoding(data[:4]) == encoding
+    assert list(numbered_lines(io.BytesIO(data))) == [(1, "nvrtc")]
+
+
+def test_long_lines_come_in_pieces_with_one_number_and_bad_bytes_are_replaced():
+    data = b"a" * 40 + b"\xff\xfe tail\r\nsecond\rthird\n"
+    lines = list(numbered_lines(io.BytesIO(data), max_line=16))
+    assert {n for n, _ in lines[:-2]} == {1} and len(lines) > 3
+    assert "".join(t for n, t in lines if n == 1).endswith("\ufffd\ufffd tail")
+    assert lines[-2:] == [(2, "second"), (3, "third")]
+
+
+def test_segments_unescape_reprs_but_keep_windows_paths():
+    parts = segments(NVRTC)
+    assert parts[0].endswith('Could not load "nvrtc64_70.dll": The specified module could not be found.')
+    path = r"C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v10.2\bin\nvrtc64_102_0.dll"
+    assert segments(path) == [path]
+    assert segments(r"b'C:\\Users\\bob\\try_flags.c:4:19: fatal error: cudnn.h: No such file\r\n'")[0] == \
+        r"b'C:\Users\bob\try_flags.c:4:19: fatal error: cudnn.h: No such file"
+
+
+# -- size, memory, ordering -----------------------------------------------------------------------
+
+def _noise(count: int) -> list[str]:
+    return [f"/tmp/mod.cpp:{i}:5: warning: unused variable 'V{i}' [-Wunused-variable]" for i in range(count)]
+
+
+def test_multi_megabyte_log_finds_the_error_in_the_noise(tmp_path):
+    path = tmp_path / "big.log"
+    noise = _noise(30_000)
+    lines = noise[:15_000] + ["AttributeError: module 'numpy' has no attribute 'bool'."] + noise[15_000:]
+    path.write_text("\n".join(lines) + "\n" + "x" * 3_000_000 + "undefined reference to `__imp_PyExc_TypeError'\n")
+    assert path.stat().st_size > 5_000_000
+    run = doctor("explain", str(path), "--format", "json")
+    doc = run.json()["explain"]
+    assert run.code == 0 and _causes(run.json())[:2] == ["numpy-bool-alias", "mingw-python-link"]
+    assert doc["findings"][0]["evidence"][0]["line"] == 15_001
+    assert doc["findings"][1]["evidence"][0]["line"] == 30_002  # a 3 MB line is still one line
+    assert doc["lines_read"] == 30_002
+
+
+def test_what_the_scan_keeps_is_bounded():
+    scanner = Scanner(signatures())
+    lines = ((n, f"mod.cpp:{n}: error: expected ';' before 'x' (Missing Blas library)") for n in range(1, 50_001))
+    result = scanner.feed(lines)
+    assert result.lines == 50_000
+    assert all(len(hit.evidence) <= EVIDENCE_PER_SIGNATURE for hit in result.hits.values())
+    assert result.hits["cublas-missing-blas"].count == 50_000
+    assert len(result.significant()) <= FIRST_SIGNIFICANT + LAST_SIGNIFICANT
+
+
+def test_root_cause_first_whatever_the_line_order():
+    log = "\n".join([
+        "ERROR (theano.gpuarray): Could not initialize pygpu, support disabled",
+        "theano.gpuarray.type.ContextNotDefined: context name None not defined",
+        "GpuArrayException: b'Could not load \"libcuda.so\": libcuda.so: cannot open shared object file'",
+    ])
+    found = explain_text(log).findings
+    assert [f.cause for f in found] == ["libcuda-missing", "pygpu-init-failed", "gpu-context-missing"]
+    assert found[1].consequence_of == "libcuda-missing"
+
+
+def test_a_warning_is_no_cause_for_an_unrelated_exception():
+    warning = "WARNING (theano.configdefaults): g++ not detected ! Theano will be unable to execute optimized C"
+    alone = explain_text(warning)
+    assert [f.cause for f in alone.recognised] == ["gxx-missing"]
+    beside = explain_text(warning + "\nTraceback (most recent call last):\nAttributeError: 'Config' object has no "
+                          "attribute 'FLAG_CPU_MODE'\n")
+    assert beside.recognised == () and beside.exit_code == 1
+    deliberate = explain_text("export THEANO_FLAGS=cxx=\n" + warning)  # the user chose no compiler
+    assert deliberate.recognised == ()
+
+
+def test_context_and_python_conditions_keep_weak_texts_low():
+    assert explain_text("ModuleNotFoundError: No module named 'imp'").recognised == ()
+    chain = "File \"/env/lib/python{}/site-packages/theano/configparser.py\", line 1\nKeyError: 'blas.ldflags'\n"
+    assert [f.cause for f in explain_text(chain.format("3.9")).recognised] == ["numpy-blas-opt-info"]
+    assert explain_text(chain.format("3.6")).recognised == ()  # numpy 1.22+ needs Python 3.8+
+
+
+# -- refinement with probe facts ------------------------------------------------------------------
+
+def test_probe_facts_name_the_exact_dll_to_alias():
+    from theanodoctor.facts import Facts
+
+    facts = Facts.load(str(Path(__file__).parent / "snapshots" / "windows_cuda102_nvrtc_missing.json"))
+    found = explain_lines(numbered_lines(io.BytesIO(NVRTC.encode())), facts).findings[0]
+    details = "\n".join(found.details)
+    assert "CUDA 10.2" in details and "`nvrtc64_102.dll`" in details and "nvrtc64_102_0.dll" in details
+    assert "cuda-dll-aliases" in details
+
+
+def test_python_option_probes_a_real_env_to_pin_numpy(legacy_python, theano_home):
+    run = doctor("explain", "--python", legacy_python("numpy124"), "--format", "json",
+                 "--text", "AttributeError: module 'numpy' has no attribute 'bool'.")
+    doc = run.json()["explain"]
+    assert run.code == 0 and doc["probed"]
+    details = " ".join(doc["findings"][0]["details"])
+    assert "Python 3.9 (from the probed target)" in details and "numpy==1.21.6" in details
+
+
+def test_a_log_quoted_in_a_reply_is_read_like_the_original():
+    quoted = "\n".join("> " + line for line in [
+        "Traceback (most recent call last):",
+        "  File \"/usr/lib/python3/dist-packages/lasagne/layers/pool.py\", line 6, in <module>",
+        "    from theano.tensor.signal import downsample",
+        "ImportError: cannot import name 'downsample'",
+    ])
+    explained = explain_text(quoted)
+    assert [f.cause for f in explained.recognised] == ["lasagne-downsample"]
+    assert explained.final_exception is not None and explained.final_exception.line == 4
+    assert explained.final_exception.text == "ImportError: cannot import name 'downsample'"
+
+
+def test_a_generic_symptom_points_at_the_exception_the_log_ends_with():
+    found = explain_text("ERROR (theano.gpuarray): Could not initialize pygpu, support disabled\n"
+                         "GpuArrayException: b'cuInit: CUDA_ERROR_UNKNOWN: unknown error'\n").findings
+    assert [f.cause for f in found] == ["pygpu-init-failed"]
+    assert found[0].details == ("The log ends with this exception (line 2): GpuArrayException: b'cuInit: "
+                                "CUDA_ERROR_UNKNOWN: unknown error'",)

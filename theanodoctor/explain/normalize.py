@@ -1,0 +1,41 @@
+"""Turn one raw log line into the text segments the signatures are matched against.
+
+Real logs carry messages inside Python reprs: ``b'Could not load "nvrtc64_70.dll": The
+specified module could not be found.\\r\\n'``, or Theano's compile errors joined into one
+tuple repr (``'Compilation failed ...: C:\\\\Users\\\\...\\\\mod.cpp:1:0: sorry ...\\r. '``).
+Such a line is also handed out split at its escaped line breaks (each piece keeps the physical
+line number); doubled backslashes of Windows paths become single ones; terminal colour codes
+and the quote marks of a log pasted into a reply are dropped. A plain Windows path
+(``C:\\CUDA\\v10.2\\bin\\nvrtc64_102_0.dll``) holds a ``\\n`` that is no line break, so only
+lines that look like a repr are split."""
+
+from __future__ import annotations
+
+import re
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+# Logs pasted into GitHub replies arrive quoted ("> "); Python's prompt (">>> ") goes too.
+_QUOTED = re.compile(r"^(?:\s*>)+ ?")
+# An escaped line break inside a repr, with Theano's ". " joiner (compile_stderr.replace('\n', '. ')).
+_ESCAPED_BREAK = re.compile(r"(?:\\r)?\\n|\\r(?:\. )?")
+_REPR_LIKE = re.compile(r"\\r\\n|\\n['\"]|\bb['\"]|\\r\. |', '|\\n\\n")
+_ESCAPED_QUOTE = re.compile(r"\\([\"'])")
+_DOUBLE_BACKSLASH = re.compile(r"\\\\")
+
+
+def segments(line: str) -> list[str]:
+    if "\x1b" in line:
+        line = _ANSI.sub("", line)
+    if line.lstrip().startswith(">"):
+        line = _QUOTED.sub("", line)
+    if "\\" not in line:
+        return [line.strip()]
+    whole = _clean(line)
+    if not _REPR_LIKE.search(line):
+        return [whole]
+    parts = [_clean(p) for p in _ESCAPED_BREAK.split(line)]
+    return [p for p in parts if p] + [whole]
+
+
+def _clean(text: str) -> str:
+    return _DOUBLE_BACKSLASH.sub(r"\\", _ESCAPED_QUOTE.sub(r"\1", text)).strip()

@@ -1,0 +1,85 @@
+"""Read a log of any size as numbered text lines, with bounded memory.
+
+Bytes in, text out: the encoding is sniffed from the first bytes (Windows PowerShell writes
+UTF-16 with a BOM when output is redirected; Notepad may add a UTF-8 BOM), undecodable bytes
+are replaced, and a line longer than ``MAX_LINE`` characters is handed out in pieces that keep
+its line number, so one 50 MB line never sits in memory at once."""
+
+from __future__ import annotations
+
+import codecs
+import io
+from collections.abc import Iterator
+from typing import BinaryIO
+
+MAX_LINE = 16_384
+CHUNK = 1 << 20  # characters read at a time
+
+
+def sniff_encoding(head: bytes) -> str:
+    if head.startswith(codecs.BOM_UTF8):
+        return "utf-8-sig"
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "utf-16"
+    # UTF-16 without BOM: every other byte of ASCII text is NUL.
+    if len(head) >= 4 and head[1:4:2] == b"\0\0" and head[0:4:2] != b"\0\0":
+        return "utf-16-le"
+    if len(head) >= 4 and head[0:4:2] == b"\0\0" and head[1:4:2] != b"\0\0":
+        return "utf-16-be"
+    return "utf-8"
+
+
+def _text(stream: BinaryIO) -> io.TextIOWrapper:
+    buffered = stream if isinstance(stream, io.BufferedReader) else io.BufferedReader(stream)  # type: ignore[arg-type,type-var]
+    return io.TextIOWrapper(buffered, encoding=sniff_encoding(buffered.peek(4)[:4]), errors="replace", newline=None)
+
+
+def _cap(block: list[tuple[int, str]], max_line: int) -> list[tuple[int, str]]:
+    capped = []
+    for number, line in block:
+        if len(line) <= max_line:
+            capped.append((number, line))
+        else:
+            capped.extend((number, line[i:i + max_line]) for i in range(0, len(line), max_line))
+    return capped
+
+
+def numbered_blocks(stream: BinaryIO, max_line: int = MAX_LINE, chunk: int = CHUNK) -> Iterator[list[tuple[int, str]]]:
+    """Blocks of (line number, text), read ``chunk`` characters at a time; numbering and
+    splitting stay in C for ordinary lines (this is the hot loop on big logs)."""
+    text = _text(stream)
+    number, carry, continuing = 0, "", False  # continuing: carry's line was partly handed out
+    while True:
+        data = text.read(chunk)
+        if not data:
+            break
+        lines = (carry + data).split("\n")
+        carry = lines.pop()
+        block: list[tuple[int, str]] = []
+        if lines:
+            first = number if continuing else number + 1
+            block = list(zip(range(first, first + len(lines)), lines))
+            number, continuing = first + len(lines) - 1, False
+            if max(map(len, lines)) > max_line:
+                block = _cap(block, max_line)
+        if len(carry) > max_line:
+            if not continuing:
+                number, continuing = number + 1, True
+            cut = len(carry) - len(carry) % max_line
+            block += [(number, carry[i:i + max_line]) for i in range(0, cut, max_line)]
+            carry = carry[cut:]
+        if block:
+            yield block
+    if carry:
+        yield [(number if continuing else number + 1, carry)]
+
+
+def numbered_lines(stream: BinaryIO, max_line: int = MAX_LINE) -> Iterator[tuple[int, str]]:
+    """(line number, text) for every line; pieces of an over-long line share its number."""
+    for block in numbered_blocks(stream, max_line):
+        yield from block
+
+
+def text_lines(source: str) -> Iterator[tuple[int, str]]:
+    """The same for text already in memory (`--text`, captured output in the checks)."""
+    return numbered_lines(io.BytesIO(source.encode("utf-8", errors="replace")))

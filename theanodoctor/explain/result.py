@@ -1,0 +1,152 @@
+"""The explanation: findings built from a scan, ordered so the root cause comes first."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from theanodoctor.kb_causes import Cause
+
+from .scan import Hit, ScanResult
+
+RANK = {"high": 0, "medium": 1, "low": 2}
+EXIT_RECOGNISED, EXIT_UNRECOGNISED = 0, 1
+MAX_EVIDENCE = 4
+
+
+@dataclass(frozen=True)
+class Evidence:
+    line: int
+    text: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Finding:
+    cause: str
+    title: str
+    explanation: str
+    remedy: str
+    fix: str | None
+    confidence: str
+    evidence: tuple[Evidence, ...]
+    signatures: tuple[str, ...]
+    values: dict[str, str]
+    source: str  # the cause's source
+    signature_sources: tuple[str, ...] = ()  # where each matched message comes from
+    warning: bool = False  # only warnings point at this cause
+    details: tuple[str, ...] = ()  # remedy refined with values from the log and probe facts
+    consequence_of: str | None = None
+
+
+@dataclass(frozen=True)
+class Explanation:
+    findings: tuple[Finding, ...]
+    significant: tuple[Evidence, ...]
+    final_exception: Evidence | None
+    lines: int
+    blank: bool = False  # nothing but empty lines was read
+    probed: str | None = None  # the interpreter whose facts refined the explanation
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def recognised(self) -> tuple[Finding, ...]:
+        """Findings stated with confidence (high or medium); low ones are only possibilities."""
+        return tuple(f for f in self.findings if f.confidence != "low")
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_RECOGNISED if self.recognised else EXIT_UNRECOGNISED
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "recognised": bool(self.recognised),
+            "findings": [asdict(f) for f in self.findings],
+            "significant_lines": [asdict(e) for e in self.significant],
+            "final_exception": asdict(self.final_exception) if self.final_exception else None,
+            "lines_read": self.lines,
+            "probed": self.probed,
+            "notes": list(self.notes),
+            "exit_code": self.exit_code,
+        }
+
+
+def _confidence(hit: Hit, scan: ScanResult) -> str:
+    """The signature's confidence, or low when the log lacks the context it needs, shows a text
+    that rules it out, or comes from a Python it cannot apply to."""
+    sig, seen = hit.signature, scan.context_seen
+    if sig.context and not any(c.lower() in seen for c in sig.context):
+        return "low"
+    if any(c.lower() in seen for c in sig.unless):
+        return "low"
+    if sig.python is not None and (scan.python_hint is None or scan.python_hint not in sig.python):
+        return "low"
+    return sig.confidence
+
+
+def _evidence(hits: list[Hit]) -> tuple[Evidence, ...]:
+    items: dict[int, Evidence] = {}
+    for hit in hits:
+        for number, text, note in hit.evidence:
+            items.setdefault(number, Evidence(number, text, note))
+    return tuple(sorted(items.values(), key=lambda e: e.line)[:MAX_EVIDENCE])
+
+
+def _confidences(scan: ScanResult) -> dict[str, str]:
+    """Per signature id; a warning is only a possibility (low) when the log ends in an exception
+    that no error signature explains: the warning is then not the reason it failed."""
+    found = {sig_id: _confidence(hit, scan) for sig_id, hit in scan.hits.items()}
+    explained = any(not hit.signature.warning and found[sig_id] != "low" for sig_id, hit in scan.hits.items())
+    if scan.final_exception is not None and not explained:
+        found.update({sig_id: "low" for sig_id, hit in scan.hits.items() if hit.signature.warning})
+    return found
+
+
+def build(scan: ScanResult, causes: dict[str, Cause]) -> list[Finding]:
+    by_cause: dict[str, list[Hit]] = {}
+    for hit in scan.hits.values():
+        by_cause.setdefault(hit.signature.cause, []).append(hit)
+    confidences = _confidences(scan)
+    findings = []
+    for cause_id, hits in by_cause.items():
+        cause = causes[cause_id]
+        confidence = min((confidences[h.signature.id] for h in hits), key=RANK.__getitem__)
+        values: dict[str, str] = {}
+        for hit in sorted(hits, key=lambda h: RANK[h.signature.confidence]):
+            for key, value in hit.values.items():
+                values.setdefault(key, value)
+        sources = tuple(dict.fromkeys(h.signature.source for h in hits))
+        findings.append(Finding(
+            cause=cause.id, title=cause.title, explanation=cause.cause, remedy=cause.remedy, fix=cause.fix,
+            confidence=confidence, evidence=_evidence(hits), signatures=tuple(sorted(h.signature.id for h in hits)),
+            values=values, source=cause.source, signature_sources=sources,
+            warning=all(h.signature.warning for h in hits),
+        ))
+    return order(findings, causes, scan.final_exception[0] if scan.final_exception else None)
+
+
+def order(findings: list[Finding], causes: dict[str, Cause], final_line: int | None) -> list[Finding]:
+    """Root cause first: a cause another found cause explains comes after it; errors before
+    warnings, a generic symptom after specific causes; then by confidence, then what the final
+    exception line says, then by where it appears first."""
+    present = {f.cause for f in findings}
+    explained_by: dict[str, str] = {}
+    for cause_id in present:
+        for other in causes[cause_id].explains:
+            if other in present and other != cause_id:
+                explained_by.setdefault(other, cause_id)
+    marked = [f if f.cause not in explained_by else _with(f, consequence_of=explained_by[f.cause]) for f in findings]
+
+    def key(f: Finding) -> tuple[int, int, int, int, int, int]:
+        first = f.evidence[0].line if f.evidence else 0
+        on_final = any(e.line == final_line for e in f.evidence)
+        return (f.consequence_of is not None, f.warning, causes[f.cause].generic, RANK[f.confidence], not on_final,
+                first)
+
+    return sorted(marked, key=key)
+
+
+def _with(finding: Finding, **changes: Any) -> Finding:
+    from dataclasses import replace
+
+    return replace(finding, **changes)

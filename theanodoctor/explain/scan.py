@@ -1,0 +1,157 @@
+"""One streaming pass over the log: which signatures match where, and which lines matter.
+
+Lines are gathered in blocks; every signature's literal texts (plus the words that make a line
+significant) are searched in the lower-cased block with ``str.find``, in C, and only the lines
+they hit are normalised and matched signature by signature. Everything kept is
+bounded: a few evidence lines per signature, the first and last significant lines."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from itertools import accumulate
+
+from theanodoctor.kb_causes import Signature
+
+from .normalize import segments
+
+BLOCK_LINES = 2048
+EVIDENCE_PER_SIGNATURE = 3
+FIRST_SIGNIFICANT, LAST_SIGNIFICANT = 12, 30
+SIGNIFICANT_WORDS = ("error", "exception", "traceback", "fatal", "undefined reference", "could not", "cannot",
+                     "failed", "unable", "warning (theano", "during handling of the above",
+                     "the above exception was")
+EXCEPTION_LINE = re.compile(
+    r"^\s*(?:[A-Za-z_][\w.]*\.)?(?P<type>[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure))(?:\s*:\s*(?P<msg>.*))?$")
+LOGGER_LINE = re.compile(r"^\s*(?:ERROR|CRITICAL) \([\w.]+\):")
+COMPILER_LINE = re.compile(r"\berror\b\s*(?:C\d+|LNK\d+)?\s*:|fatal error|undefined reference|cannot find -l|"
+                           r"\bfatal\s*:|collect2|Compilation failed", re.IGNORECASE)
+_PYTHON_IN_PATH = re.compile(r"[/\\][Pp]ython(?P<major>[23])\.?(?P<minor>\d{1,2})(?:m|t)?[/\\]")
+
+
+@dataclass
+class Hit:
+    signature: Signature
+    count: int = 0
+    evidence: list[tuple[int, str, str]] = field(default_factory=list)  # line, text, note
+    values: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class ScanResult:
+    lines: int = 0
+    hits: dict[str, Hit] = field(default_factory=dict)  # signature id -> hit
+    context_seen: set[str] = field(default_factory=set)
+    first_significant: list[tuple[int, str]] = field(default_factory=list)
+    last_significant: deque[tuple[int, str]] = field(default_factory=lambda: deque(maxlen=LAST_SIGNIFICANT))
+    final_exception: tuple[int, str] | None = None
+    python_hint: str | None = None  # a Python version seen in the log's paths
+    nonblank: int = 0
+
+    def significant(self) -> list[tuple[int, str]]:
+        seen = {n for n, _ in self.first_significant}
+        return self.first_significant + [item for item in self.last_significant if item[0] not in seen]
+
+
+class Scanner:
+    def __init__(self, sigs: Iterable[Signature]) -> None:
+        self.sigs = tuple(sigs)
+        self.context = sorted({c.lower() for s in self.sigs for c in s.context + s.unless})
+        literals = {lit for s in self.sigs for lit in s.contains} | set(SIGNIFICANT_WORDS)
+        # str.find per literal runs in C over a whole block (one big case-insensitive regex
+        # alternation is ~100x slower in Python's re). A literal that contains another one
+        # needs no search of its own: its lines are found by the shorter one.
+        self.literals = sorted(lit for lit in literals if not any(o != lit and o in lit for o in literals))
+        self.result = ScanResult()
+
+    def feed_blocks(self, blocks: Iterable[list[tuple[int, str]]]) -> ScanResult:
+        for block in blocks:
+            self._block(block)
+        return self.result
+
+    def feed(self, numbered: Iterable[tuple[int, str]]) -> ScanResult:
+        block: list[tuple[int, str]] = []
+        for item in numbered:
+            block.append(item)
+            if len(block) >= BLOCK_LINES:
+                self._block(block)
+                block = []
+        if block:
+            self._block(block)
+        return self.result
+
+    def _block(self, block: list[tuple[int, str]]) -> None:
+        texts = [t for _, t in block]
+        self.result.lines = block[-1][0]
+        self.result.nonblank += len(texts) - texts.count("")
+        lowered = "\n".join(texts).lower()
+        starts = list(accumulate((len(t) + 1 for t in texts), initial=0))
+        # Context only needs to be seen somewhere, not located.
+        seen = self.result.context_seen
+        seen.update(c for c in self.context if c not in seen and c in lowered)
+        if self.result.python_hint is None and "site-packages" in lowered:
+            self._python_hint(block, starts, lowered.find("site-packages"))
+        hit: set[int] = set()
+        for literal in self.literals:
+            pos = lowered.find(literal)
+            while pos != -1:
+                index = bisect_right(starts, pos) - 1
+                hit.add(index)
+                pos = lowered.find(literal, starts[index + 1])
+        for index in sorted(hit):
+            self._line(*block[index])
+
+    def _python_hint(self, block: list[tuple[int, str]], starts: list[int], pos: int) -> None:
+        for _, text in block[bisect_right(starts, pos) - 1:]:
+            found = _PYTHON_IN_PATH.search(text) if "site-packages" in text.lower() else None
+            if found:
+                self.result.python_hint = f"{found['major']}.{found['minor']}"
+                return
+
+    def _line(self, number: int, raw: str) -> None:
+        lowered = raw.lower()
+        parts = segments(raw)
+        self._significance(number, parts[0] if len(parts) == 1 else max(parts, key=_weight))
+        for sig in self.sigs:
+            if not any(lit in lowered for lit in sig.contains):
+                continue
+            for part in parts:
+                values = sig.match(part, part.lower())
+                if values is not None:
+                    self._record(sig, number, part, values)
+                    break
+
+    def _record(self, sig: Signature, number: int, part: str, values: dict[str, str]) -> None:
+        hit = self.result.hits.setdefault(sig.id, Hit(sig))
+        hit.count += 1
+        if len(hit.evidence) < EVIDENCE_PER_SIGNATURE and all(n != number for n, _, _ in hit.evidence):
+            hit.evidence.append((number, part[:400], render_note(sig.note, values)))
+        for key, value in values.items():
+            hit.values.setdefault(key, value)
+
+    def _significance(self, number: int, text: str) -> None:
+        exception = EXCEPTION_LINE.match(text)
+        if exception:
+            self.result.final_exception = (number, text[:400])
+        if exception or LOGGER_LINE.match(text) or COMPILER_LINE.search(text):
+            item = (number, text[:400])
+            if len(self.result.first_significant) < FIRST_SIGNIFICANT:
+                self.result.first_significant.append(item)
+            else:
+                self.result.last_significant.append(item)
+
+
+def render_note(template: str, values: dict[str, str]) -> str:
+    """A signature's note with the values of this match; empty when one is missing."""
+    try:
+        return template.format(**values) if template else ""
+    except (KeyError, IndexError, ValueError):
+        return ""
+
+
+def _weight(part: str) -> int:
+    """Which piece of a split line to show: the one that reads most like an error."""
+    return 2 * bool(EXCEPTION_LINE.match(part)) + bool(COMPILER_LINE.search(part)) + (len(part) > 3)

@@ -1,0 +1,139 @@
+"""The cause catalogue: ``causes.yaml`` (each cause written once: text, remedy, fix id, source)
+and ``signatures.yaml`` (patterns found in logs, each pointing at a cause, with its own source
+and confidence). `explain` and the checks that read captured output share both."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, NamedTuple
+
+from packaging.specifiers import SpecifierSet
+
+from theanodoctor.knowledge import KnowledgeError, choice, rows, spec, strings, table, text, where
+
+CAUSES = "causes.yaml"
+SIGNATURES = "signatures.yaml"
+CONFIDENCES = ("high", "medium", "low")
+# The repairs `theanodoctor fix` knows (the shared vocabulary of fix ids).
+FIX_IDS = (
+    "theanorc-encoding", "theanorc-rename", "theanorc-inline-comment", "theanorc-device", "theanorc-obsolete",
+    "theanorc-pymc-names", "theanorc-write", "blas-ldflags", "cuda-dll-aliases", "cuda-soname-links",
+    "cache-clear", "cache-purge", "cache-unlock", "env-path", "env-packages",
+)
+
+
+class Cause(NamedTuple):
+    id: str
+    title: str
+    cause: str
+    remedy: str
+    fix: str | None
+    explains: tuple[str, ...]  # causes this one leads to (shown after it)
+    generic: bool  # a symptom with many possible roots: shown after any specific cause
+    source: str
+
+
+class Signature(NamedTuple):
+    id: str
+    cause: str
+    contains: tuple[str, ...]  # literal texts (any), lower-cased: a case-insensitive first filter
+    regex: re.Pattern[str] | None  # must match too when given; named groups become values
+    context: tuple[str, ...]  # one of these must appear somewhere in the log, else confidence is low
+    unless: tuple[str, ...]  # if one of these appears anywhere in the log, confidence is low
+    python: SpecifierSet | None  # the Python seen in the log's paths must match, else confidence is low
+    warning: bool  # a warning, not an error: not the cause of an exception nothing else explains
+    confidence: str
+    note: str  # shown with the evidence; {group} placeholders filled from the regex
+    source: str
+
+    def match(self, segment: str, lowered: str) -> dict[str, str] | None:
+        """The named values when this signature matches one normalised log segment, else None."""
+        if not any(lit in lowered for lit in self.contains):
+            return None
+        if self.regex is None:
+            return {}
+        found = self.regex.search(segment)
+        return {k: v for k, v in found.groupdict().items() if v} if found else None
+
+
+def _fix(name: str, row: Any) -> str | None:
+    value = row.get("fix")
+    if value in (None, "none"):
+        return None
+    if value not in FIX_IDS:
+        raise KnowledgeError(f"{where(name, row)}: `fix` must be one of the fix ids or none, not {value!r}")
+    return str(value)
+
+
+def _regex(name: str, row: Any) -> re.Pattern[str] | None:
+    value = row.get("regex")
+    if value is None:
+        return None
+    flags = re.IGNORECASE if row.get("nocase") else 0
+    try:
+        return re.compile(str(value), flags)
+    except re.error as exc:
+        raise KnowledgeError(f"{where(name, row)}: `regex` does not compile: {exc}") from exc
+
+
+@table
+def causes() -> dict[str, Cause]:
+    found: dict[str, Cause] = {}
+    for row in rows(CAUSES, "causes"):
+        cause = Cause(
+            id=text(CAUSES, row, "id"), title=text(CAUSES, row, "title"), cause=text(CAUSES, row, "cause"),
+            remedy=text(CAUSES, row, "remedy"), fix=_fix(CAUSES, row), explains=strings(CAUSES, row, "explains"),
+            generic=bool(row.get("generic", False)), source=text(CAUSES, row, "source"),
+        )
+        if cause.id in found:
+            raise KnowledgeError(f"{where(CAUSES, row)}: cause `{cause.id}` is defined twice")
+        found[cause.id] = cause
+    for cause in found.values():
+        unknown = [c for c in cause.explains if c not in found]
+        if unknown:
+            raise KnowledgeError(f"profiles/{CAUSES}: `{cause.id}` explains unknown cause(s) {', '.join(unknown)}")
+    return found
+
+
+@table
+def signatures() -> tuple[Signature, ...]:
+    known = causes()
+    result = []
+    for row in rows(SIGNATURES, "signatures"):
+        sig = Signature(
+            id=text(SIGNATURES, row, "id"), cause=text(SIGNATURES, row, "cause"),
+            contains=tuple(s.lower() for s in strings(SIGNATURES, row, "contains")), regex=_regex(SIGNATURES, row),
+            context=strings(SIGNATURES, row, "context"), unless=strings(SIGNATURES, row, "unless"),
+            python=spec(SIGNATURES, row, "python"), warning=bool(row.get("warning", False)),
+            confidence=choice(SIGNATURES, row, "confidence", CONFIDENCES),
+            note=text(SIGNATURES, row, "note", required=False), source=text(SIGNATURES, row, "source"),
+        )
+        if sig.cause not in known:
+            raise KnowledgeError(f"{where(SIGNATURES, row)}: unknown cause `{sig.cause}`")
+        if not sig.contains:
+            raise KnowledgeError(f"{where(SIGNATURES, row)}: `contains` needs at least one literal text")
+        result.append(sig)
+    return tuple(result)
+
+
+class Diagnosis(NamedTuple):
+    """The root cause named in a captured output, for the checks."""
+
+    id: str
+    cause: str
+    remedy: str
+    fix: str | None
+    confidence: str
+    source: str
+
+
+def diagnose(log: str) -> Diagnosis | None:
+    """The first cause `explain` states with confidence for ``log`` (output captured from Theano
+    in the target, so Theano is the context), or None."""
+    from theanodoctor.explain import explain_text
+
+    found = explain_text(log, context=("theano", "pygpu")).recognised
+    if not found:
+        return None
+    first = found[0]
+    return Diagnosis(first.cause, first.explanation, first.remedy, first.fix, first.confidence, first.source)

@@ -1,0 +1,77 @@
+"""`explain` as text: each cause with its evidence, remedy and fix id, root cause first; or,
+when nothing is recognised, the lines that looked significant and where to get help."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from theanodoctor.explain import Explanation, Finding
+from theanodoctor.render.style import Style
+from theanodoctor.render.text import PLAIN, _console
+
+COLOURS = {"high": "red", "medium": "yellow", "low": "dim"}
+MAX_SIGNIFICANT = 15
+
+
+def _finding(console: object, number: int, finding: Finding, style: Style) -> None:
+    arrow = "→" if style.unicode else "->"
+    head = Text.assemble((f"{number}. ", "bold"), (finding.title, f"bold {COLOURS[finding.confidence]}"),
+                         (f"  [{finding.confidence} confidence]", "dim"))
+    lines = [head]
+    if finding.consequence_of:
+        lines.append(Text(f"   a consequence of {finding.consequence_of} (above)", style="dim"))
+    lines.append(Text("   why: ", style="dim") + Text(finding.explanation))
+    for ev in finding.evidence:
+        lines.append(Text(f"   line {ev.line}: ", style="dim") + Text(ev.text))
+        if ev.note:
+            lines.append(Text(f"      ({ev.note})", style="dim"))
+    lines.append(Text(f"   {arrow} ") + Text(finding.remedy))
+    lines.extend(Text(f"     {detail}") for detail in finding.details)
+    if finding.fix:
+        can = Text(f"`theanodoctor fix --only {finding.fix}` can do this", style="bold")
+        lines.append(Text("   fix: ", style="dim") + can)
+    lines.append(Text(f"   cause id: {finding.cause}; source: {finding.source}", style="dim"))
+    for line in lines:
+        console.print(line)  # type: ignore[attr-defined]
+    console.print()  # type: ignore[attr-defined]
+
+
+def render_explanation(explanation: Explanation, style: Style = PLAIN) -> str:
+    console = _console(style)
+    sure = explanation.recognised
+    maybe = tuple(f for f in explanation.findings if f.confidence == "low")
+    probed = f", refined with facts from {explanation.probed}" if explanation.probed else ""
+    console.print(Text(f"read {explanation.lines} line{'s' if explanation.lines != 1 else ''}{probed}", style="dim"))
+    for number, finding in enumerate(sure, 1):
+        _finding(console, number, finding, style)
+    if not sure:
+        console.print(Text("No known cause recognised.", style="bold yellow"))
+        _significant(console, explanation)
+    if maybe:
+        console.print(Text("Possibly related (low confidence):", style="bold"))
+        for number, finding in enumerate(maybe, len(sure) + 1):
+            _finding(console, number, finding, style)
+    for note in explanation.notes:
+        console.print(Text(note, style="dim"))
+    if not sure:
+        console.print(Text("Run `theanodoctor report` in the failing environment and include it, with the full "
+                           "log, when you ask for help (Theano users' list, the project's issue tracker)."))
+    verdict = (f"{len(sure)} cause{'s' if len(sure) != 1 else ''} recognised" if sure else "no known cause recognised")
+    console.print(Text.assemble(("Verdict: ", "bold"), (verdict, "bold green" if sure else "bold yellow")))
+    return str(console.file.getvalue())  # type: ignore[attr-defined]
+
+
+def _significant(console: object, explanation: Explanation) -> None:
+    lines = list(explanation.significant)
+    final = explanation.final_exception
+    if final and all(e.line != final.line for e in lines):
+        lines.append(final)
+    if not lines:
+        console.print(Text("No error, exception or compiler line was found in the input."))  # type: ignore[attr-defined]
+        return
+    console.print(Text("Lines that look significant:"))  # type: ignore[attr-defined]
+    shown = lines if len(lines) <= MAX_SIGNIFICANT else lines[:5] + lines[-(MAX_SIGNIFICANT - 5):]
+    for ev in shown:
+        console.print(Text(f"   line {ev.line}: ", style="dim") + Text(ev.text))  # type: ignore[attr-defined]
+    if final:
+        console.print(Text(f"   final exception (line {final.line}): ", style="dim") + Text(final.text))  # type: ignore[attr-defined]
