@@ -12,14 +12,9 @@ from collections.abc import Iterable
 from theanodoctor.engine import Result
 from theanodoctor.facts import Facts, Json
 
-from . import cache, dll_aliases, env_advice, soname_links, theanorc
+from . import FIX_IDS, cache, dll_aliases, env_advice, soname_links, theanorc
 from .context import Context, Note, Plan
 
-FIX_IDS = (
-    "theanorc-encoding", "theanorc-rename", "theanorc-inline-comment", "theanorc-device", "theanorc-obsolete",
-    "theanorc-pymc-names", "theanorc-write", "blas-ldflags", "cuda-dll-aliases", "cuda-soname-links",
-    "cache-clear", "cache-purge", "cache-unlock", "env-path", "env-packages",
-)
 # Repairs that look at the config files themselves, so they run without a finding naming them.
 SELF_JUDGING = ("theanorc-encoding", "theanorc-rename", "theanorc-inline-comment", "theanorc-device",
                 "theanorc-obsolete", "theanorc-pymc-names", "blas-ldflags")

@@ -9,17 +9,12 @@ from typing import Any, NamedTuple
 
 from packaging.specifiers import SpecifierSet
 
+from theanodoctor.fixes import FIX_IDS
 from theanodoctor.knowledge import KnowledgeError, choice, rows, spec, strings, table, text, where
 
 CAUSES = "causes.yaml"
 SIGNATURES = "signatures.yaml"
 CONFIDENCES = ("high", "medium", "low")
-# The repairs `theanodoctor fix` knows (the shared vocabulary of fix ids).
-FIX_IDS = (
-    "theanorc-encoding", "theanorc-rename", "theanorc-inline-comment", "theanorc-device", "theanorc-obsolete",
-    "theanorc-pymc-names", "theanorc-write", "blas-ldflags", "cuda-dll-aliases", "cuda-soname-links",
-    "cache-clear", "cache-purge", "cache-unlock", "env-path", "env-packages",
-)
 
 
 class Cause(NamedTuple):
