@@ -7,10 +7,10 @@ import ast
 from pathlib import Path
 
 import yaml
-
-from theanodoctor import kb_causes, kb_stacks
 from theanodoctor.fixes import FIX_IDS
 from theanodoctor.fixes.plan import validate
+
+from theanodoctor import kb_causes, kb_stacks
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -91,7 +91,7 @@ def test_broken_env_fails_and_skips_the_smoke_test(legacy_python: Callable[[str]
     failure = case(checks, "theano-import").find("failure")
     assert failure is not None
     assert "module 'numpy' has no attribute 'bool'" in failure.get("message", "")
-    assert "why: numpy 1.24 removed the `np.bool` alias" in (failure.text or "")
+    assert "why: numpy 1.24 removed the aliases `np.bool`" in (failure.text or "")
     assert "fix: Install numpy 1.23 or older" in (failure.text or "")
     skipped = case(by_name["theanodoctor.smoke-test"], "smoke-test").find("skipped")
     assert skipped is not None and "import theano already fails" in skipped.get("message", "")

@@ -94,7 +94,10 @@ def test_link_never_overwrites_and_is_verified(tmp_path: Path) -> None:
     assert "never overwritten" in (precondition(action) or "")
 
 
-def test_remove_tree_unlinks_symlinks_without_following(tmp_path: Path) -> None:
+@pytest.mark.parametrize("by_fd", [True, False], ids=["folder-descriptors", "paths (Windows way)"])
+def test_remove_tree_unlinks_symlinks_without_following(tmp_path: Path, by_fd: bool,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cdir, "_FD_OK", by_fd and cdir._FD_OK)
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "precious.txt").write_text("keep")

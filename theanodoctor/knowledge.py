@@ -28,6 +28,7 @@ def forget() -> None:
     """Drop every parsed table (tests that swap the profiles folder)."""
     for loader in TABLES:
         loader.cache_clear()
+    load_table.cache_clear()
 
 
 def preload() -> None:
@@ -57,8 +58,10 @@ def _construct_map(loader: _LineLoader, node: yaml.MappingNode) -> Any:
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_map)
 
 
+@functools.cache
 def load_table(name: str) -> Any:
-    """Parse ``profiles/<name>`` (safe YAML); every mapping knows its line number."""
+    """Parse ``profiles/<name>`` (safe YAML) once; every mapping knows its line number. Several
+    typed tables come from one file, so the parse is shared (callers must not change it)."""
     try:
         text = resources.files("theanodoctor.profiles").joinpath(name).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:

@@ -25,9 +25,19 @@ class Proof(NamedTuple):
     why: str
 
 
+def _is_link_like(path: str) -> bool:
+    """A symlink, or on Windows any reparse point (a junction is not a symlink to os.path.islink)."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    reparse = getattr(stat, "FILE_ATTRIBUTE_REPARSE_POINT", 0)
+    return stat.S_ISLNK(st.st_mode) or bool(getattr(st, "st_file_attributes", 0) & reparse)
+
+
 def _is_real_dir(path: str) -> bool:
     try:
-        return stat.S_ISDIR(os.lstat(path).st_mode)
+        return stat.S_ISDIR(os.lstat(path).st_mode) and not _is_link_like(path)
     except OSError:
         return False
 
@@ -44,8 +54,8 @@ def prove_compiledir(path: str, home: str | None = None) -> Proof:
     home folder, a file-system root or a symlink."""
     norm = os.path.normpath(os.path.abspath(path))
     home = home or os.path.expanduser("~")
-    if os.path.islink(path):
-        return Proof(False, f"{path} is a symlink; only real folders are cleared")
+    if _is_link_like(path):
+        return Proof(False, f"{path} is a symlink or junction; only real folders are cleared")
     if not _is_real_dir(path):
         return Proof(False, f"{path} is not a folder")
     if norm == os.path.normpath(os.path.abspath(home)) or os.path.dirname(norm) == norm:
@@ -127,12 +137,15 @@ def _empty_fd(fd: int) -> int:
 
 
 def _empty_path(folder: str) -> int:
-    """The same by path, where the OS has no ``dir_fd`` calls (Windows)."""
+    """The same by path, where the OS has no ``dir_fd`` calls (Windows). A link or junction is
+    removed itself (rmdir for a folder-like one), never entered."""
     removed = 0
     with os.scandir(folder) as entries:
         names = [(e.path, e.is_dir(follow_symlinks=False)) for e in entries]
     for path, is_dir in names:
-        if is_dir and not os.path.islink(path):
+        if _is_link_like(path):
+            (os.rmdir if os.name == "nt" and is_dir else os.unlink)(path)
+        elif is_dir:
             removed += _empty_path(path)
             os.rmdir(path)
         else:
