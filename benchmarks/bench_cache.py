@@ -33,15 +33,11 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
+sys.path[:0] = [str(HERE), str(HERE.parent)]
+
+from timing import default_python, time_cmd  # noqa: E402
 
 SIZES = {"key.pkl": 3_000, "mod.cpp": 30_000, "so": 74_000}  # ~107 KB a module, as measured on real ones
-
-
-def default_python() -> str:
-    from tests import legacy_envs
-
-    return str(legacy_envs.env_python(legacy_envs.ensure_env("healthy37")))
 
 
 def template(python: str, root: Path) -> tuple[Path, str]:
@@ -87,12 +83,6 @@ def _doctor(compiledir: Path, fix_id: str, state: Path) -> float:
     return took
 
 
-def _run(cmd: list[str], env: dict[str, str] | None = None) -> float:
-    started = time.perf_counter()
-    subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600)
-    return time.perf_counter() - started
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--modules", type=int, default=3000)
@@ -117,13 +107,14 @@ def main() -> None:
             cdir = build(base, tpl, args.modules, blob)
             times["clear"].append(_doctor(cdir, "cache-clear", state))
             cdir = build(base, tpl, args.modules, blob)
-            times["rm_modules"].append(_run(["rm", "-rf", *[str(p) for p in sorted(cdir.glob("tmp*"))]]))
+            modules = [str(p) for p in sorted(cdir.glob("tmp*"))]
+            times["rm_modules"].append(time_cmd(["rm", "-rf", *modules], check=True))
             cdir = build(base, tpl, args.modules, blob)
             times["purge"].append(_doctor(cdir, "cache-purge", state))
             cdir = build(base, tpl, args.modules, blob)
-            times["rm_dir"].append(_run(["rm", "-rf", str(cdir)]))
+            times["rm_dir"].append(time_cmd(["rm", "-rf", str(cdir)], check=True))
             cdir = build(base, tpl, args.modules, blob)
-            times["theano_cache"].append(_run([python, theano_cache, "purge"], env=env))
+            times["theano_cache"].append(time_cmd([python, theano_cache, "purge"], env=env, check=True))
             assert not list(cdir.glob("tmp*")), "theano-cache purge left modules behind"
         med = {k: statistics.median(v) for k, v in times.items()}
         mb = args.modules * sum(SIZES.values()) / 1e6

@@ -18,35 +18,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
 
-
-def _time(cmd: list[str]) -> float:
-    started = time.perf_counter()
-    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    return time.perf_counter() - started
-
-
-def side_by_side(a: list[str], b: list[str], runs: int) -> tuple[float, float, float]:
-    """Medians of A and B, and the median of the per-pair ratios A/B (robust to drift)."""
-    ta, tb = [], []
-    for _ in range(runs):
-        ta.append(_time(a))
-        tb.append(_time(b))
-    return statistics.median(ta), statistics.median(tb), statistics.median(x / y for x, y in zip(ta, tb))
-
-
-def default_python() -> str:
-    sys.path.insert(0, str(HERE.parent))
-    from tests import legacy_envs
-
-    return str(legacy_envs.env_python(legacy_envs.ensure_env("healthy37")))
+from timing import default_python, side_by_side, time_cmd  # noqa: E402
 
 
 def main() -> int:
@@ -61,8 +39,8 @@ def main() -> int:
     # an editable install writes them on first use), unless this shell forbids writing them.
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
-    _time([target, "-c", "import theano"])  # warm the compile cache and the page cache
-    _time(doctor + ["check", "--python", target])
+    time_cmd([target, "-c", "import theano"])  # warm the compile cache and the page cache
+    time_cmd(doctor + ["check", "--python", target])
 
     check_s, import_s, check_ratio = side_by_side(doctor + ["check", "--python", target],
                                      [target, "-c", "import theano"], args.runs)

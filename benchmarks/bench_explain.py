@@ -18,30 +18,18 @@ import argparse
 import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from timing import side_by_side  # noqa: E402
+
 CORPUS = HERE.parent / "tests" / "explain_corpus"
 READ_LINES = "import sys\nn = 0\nwith open(sys.argv[1], 'rb') as f:\n    for line in f:\n        n += 1\nprint(n)"
-
-
-def _time(cmd: list[str]) -> float:
-    started = time.perf_counter()
-    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    return time.perf_counter() - started
-
-
-def side_by_side(a: list[str], b: list[str], runs: int) -> tuple[float, float, float]:
-    ta, tb = [], []
-    for _ in range(runs):
-        ta.append(_time(a))
-        tb.append(_time(b))
-    return statistics.median(ta), statistics.median(tb), statistics.median(x / y for x, y in zip(ta, tb))
 
 
 def write_log(path: Path, megabytes: int) -> int:

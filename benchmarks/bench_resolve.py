@@ -15,10 +15,14 @@ import argparse
 import itertools
 import os
 import statistics
-import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from timing import side_by_side, time_cmd  # noqa: E402
 
 
 def constraint_sets() -> list[dict[str, Any]]:
@@ -54,22 +58,12 @@ def in_process(rounds: int) -> tuple[int, float, float, float]:
     return len(sets), statistics.median(times), times[int(len(times) * 0.95)], times[-1]
 
 
-def _time(cmd: list[str]) -> float:
-    started = time.perf_counter()
-    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    return time.perf_counter() - started
-
-
 def cli(runs: int) -> tuple[float, float, float]:
     doctor = [sys.executable, "-m", "theanodoctor"]
     resolve_cmd = doctor + ["resolve", "--os", "windows", "--gpu", "GTX 1660 SUPER"]
     version_cmd = doctor + ["--version"]
-    _time(resolve_cmd), _time(version_cmd)  # byte-code caches written, as an installed copy has them
-    ta, tb = [], []
-    for _ in range(runs):
-        ta.append(_time(resolve_cmd))
-        tb.append(_time(version_cmd))
-    return statistics.median(ta), statistics.median(tb), statistics.median(a / b for a, b in zip(ta, tb))
+    time_cmd(resolve_cmd), time_cmd(version_cmd)  # byte-code caches written, as an installed copy has them
+    return side_by_side(resolve_cmd, version_cmd, runs)
 
 
 def main() -> int:

@@ -21,7 +21,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench_check import _time, default_python, side_by_side  # noqa: E402
+from timing import default_python, side_by_side, time_cmd  # noqa: E402
 
 SMOKE_DIR = HERE.parent / "theanodoctor" / "smoke"
 BARE = """
@@ -47,8 +47,8 @@ def main() -> int:
     smoke = [sys.executable, "-m", "theanodoctor", "smoke-test", "--keep-cache", "--python", target,
              "--size", str(args.size)]
     bare = [target, "-c", BARE, str(SMOKE_DIR), str(args.size)]
-    _time(bare)  # warm the compile cache and the page cache
-    _time(smoke)
+    time_cmd(bare)  # warm the compile cache and the page cache
+    time_cmd(smoke)
     smoke_s, bare_s, ratio = side_by_side(smoke, bare, args.runs)
     print(f"target: {target}   runs: {args.runs} (medians)   matmul size: {args.size}")
     print(f"smoke-test --keep-cache  {smoke_s * 1000:8.1f} ms")
