@@ -92,21 +92,37 @@ def _evidence(hits: list[Hit]) -> tuple[Evidence, ...]:
     return tuple(sorted(items.values(), key=lambda e: e.line)[:MAX_EVIDENCE])
 
 
-def _confidences(scan: ScanResult) -> dict[str, str]:
-    """Per signature id; a warning is only a possibility (low) when the log ends in an exception
-    that no error signature explains: the warning is then not the reason it failed."""
+def _confidences(scan: ScanResult, causes: dict[str, Cause]) -> dict[str, str]:
+    """Per signature id. A generic error (a symptom with many roots: pygpu could not initialise,
+    cuDNN unusable) is only a possibility (low) unless a specific error, or a cause known to
+    lead to it, is stated beside it: on its own it names no cause. A warning is only a
+    possibility when the log ends in an exception that no error signature explains: the warning
+    is then not the reason it failed."""
     found = {sig_id: _confidence(hit, scan) for sig_id, hit in scan.hits.items()}
+    _demote_lone_generic_errors(scan, causes, found)
     explained = any(not hit.signature.warning and found[sig_id] != "low" for sig_id, hit in scan.hits.items())
     if scan.final_exception is not None and not explained:
         found.update({sig_id: "low" for sig_id, hit in scan.hits.items() if hit.signature.warning})
     return found
 
 
+def _demote_lone_generic_errors(scan: ScanResult, causes: dict[str, Cause], found: dict[str, str]) -> None:
+    def generic_error(hit: Hit) -> bool:
+        return causes[hit.signature.cause].generic and not hit.signature.warning
+
+    stated = [hit.signature for sig_id, hit in scan.hits.items() if found[sig_id] != "low" and not generic_error(hit)]
+    specific_error = any(not sig.warning for sig in stated)
+    leading_to = {other for sig in stated for other in causes[sig.cause].explains}
+    for sig_id, hit in scan.hits.items():
+        if generic_error(hit) and not specific_error and hit.signature.cause not in leading_to:
+            found[sig_id] = "low"
+
+
 def build(scan: ScanResult, causes: dict[str, Cause]) -> list[Finding]:
     by_cause: dict[str, list[Hit]] = {}
     for hit in scan.hits.values():
         by_cause.setdefault(hit.signature.cause, []).append(hit)
-    confidences = _confidences(scan)
+    confidences = _confidences(scan, causes)
     findings = []
     for cause_id, hits in by_cause.items():
         cause = causes[cause_id]
