@@ -7,6 +7,7 @@ from typing import Any
 
 from theanodoctor.kb_causes import Cause
 
+from .confidence import confidences, warning_ids
 from .scan import Hit, ScanResult
 
 RANK = {"high": 0, "medium": 1, "low": 2}
@@ -71,19 +72,6 @@ class Explanation:
         }
 
 
-def _confidence(hit: Hit, scan: ScanResult) -> str:
-    """The signature's confidence, or low when the log lacks the context it needs, shows a text
-    that rules it out, or comes from a Python it cannot apply to."""
-    sig, seen = hit.signature, scan.context_seen
-    if sig.context and not any(c.lower() in seen for c in sig.context):
-        return "low"
-    if any(c.lower() in seen for c in sig.unless):
-        return "low"
-    if sig.python is not None and (scan.python_hint is None or scan.python_hint not in sig.python):
-        return "low"
-    return sig.confidence
-
-
 def _evidence(hits: list[Hit]) -> tuple[Evidence, ...]:
     items: dict[int, Evidence] = {}
     for hit in hits:
@@ -92,41 +80,16 @@ def _evidence(hits: list[Hit]) -> tuple[Evidence, ...]:
     return tuple(sorted(items.values(), key=lambda e: e.line)[:MAX_EVIDENCE])
 
 
-def _confidences(scan: ScanResult, causes: dict[str, Cause]) -> dict[str, str]:
-    """Per signature id. A generic error (a symptom with many roots: pygpu could not initialise,
-    cuDNN unusable) is only a possibility (low) unless a specific error, or a cause known to
-    lead to it, is stated beside it: on its own it names no cause. A warning is only a
-    possibility when the log ends in an exception that no error signature explains: the warning
-    is then not the reason it failed."""
-    found = {sig_id: _confidence(hit, scan) for sig_id, hit in scan.hits.items()}
-    _demote_lone_generic_errors(scan, causes, found)
-    explained = any(not hit.signature.warning and found[sig_id] != "low" for sig_id, hit in scan.hits.items())
-    if scan.final_exception is not None and not explained:
-        found.update({sig_id: "low" for sig_id, hit in scan.hits.items() if hit.signature.warning})
-    return found
-
-
-def _demote_lone_generic_errors(scan: ScanResult, causes: dict[str, Cause], found: dict[str, str]) -> None:
-    def generic_error(hit: Hit) -> bool:
-        return causes[hit.signature.cause].generic and not hit.signature.warning
-
-    stated = [hit.signature for sig_id, hit in scan.hits.items() if found[sig_id] != "low" and not generic_error(hit)]
-    specific_error = any(not sig.warning for sig in stated)
-    leading_to = {other for sig in stated for other in causes[sig.cause].explains}
-    for sig_id, hit in scan.hits.items():
-        if generic_error(hit) and not specific_error and hit.signature.cause not in leading_to:
-            found[sig_id] = "low"
-
-
 def build(scan: ScanResult, causes: dict[str, Cause]) -> list[Finding]:
     by_cause: dict[str, list[Hit]] = {}
     for hit in scan.hits.values():
         by_cause.setdefault(hit.signature.cause, []).append(hit)
-    confidences = _confidences(scan, causes)
+    warnings = warning_ids(scan)
+    levels = confidences(scan, causes, warnings)
     findings = []
     for cause_id, hits in by_cause.items():
         cause = causes[cause_id]
-        confidence = min((confidences[h.signature.id] for h in hits), key=RANK.__getitem__)
+        confidence = min((levels[h.signature.id] for h in hits), key=RANK.__getitem__)
         values: dict[str, str] = {}
         for hit in sorted(hits, key=lambda h: RANK[h.signature.confidence]):
             for key, value in hit.values.items():
@@ -136,7 +99,7 @@ def build(scan: ScanResult, causes: dict[str, Cause]) -> list[Finding]:
             cause=cause.id, title=cause.title, explanation=cause.cause, remedy=cause.remedy, fix=cause.fix,
             confidence=confidence, evidence=_evidence(hits), signatures=tuple(sorted(h.signature.id for h in hits)),
             values=values, source=cause.source, signature_sources=sources,
-            warning=all(h.signature.warning for h in hits),
+            warning=all(h.signature.id in warnings for h in hits),
         ))
     return order(findings, causes, scan.final_exception[0] if scan.final_exception else None)
 
