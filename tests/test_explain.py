@@ -276,3 +276,13 @@ def test_a_stale_lock_theano_took_over_is_no_lock_problem():
     assert explain_text(overridden).recognised == ()
     waiting = "INFO (theano.gof.compilelock): Waiting for existing lock by process '31361' (I am process '16768')"
     assert [f.cause for f in explain_text(waiting).recognised] == ["compile-lock"]
+
+
+def test_errors_theano_only_logs_are_no_cause_of_a_later_unrelated_failure():
+    logged = ["ERROR (theano.gpuarray): pygpu was configured but could not be imported or is too old (version 0.7 "
+              "or higher required)", "ERROR (theano.sandbox.cuda): nvcc compiler not found on $PATH. Check your "
+              "nvcc installation and try again."]
+    failure = "\nTraceback (most recent call last):\nNameError: global name 'tf' is not defined\n"
+    for line in logged:
+        assert len(explain_text(line).recognised) == 1  # alone, the logged error is the finding
+        assert explain_text(line + failure).recognised == ()
