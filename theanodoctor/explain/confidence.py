@@ -21,10 +21,10 @@ REPORT_SPAN = 20  # lines after the report that hold the compiler output it quot
 
 
 def warning_ids(scan: ScanResult) -> set[str]:
-    """Signature ids that only warn in this log: warning signatures, plus errors found only
-    inside a non-fatal cuDNN report (the compiler's `cudnn.h: No such file` that Theano quotes
+    """Signature ids that only warn in this log: warnings, errors Theano logs and goes on after,
+    and errors found only inside a non-fatal cuDNN report (the compiler's `cudnn.h: No such file` that Theano quotes
     there stopped nothing)."""
-    found = {sig_id for sig_id, hit in scan.hits.items() if hit.signature.warning}
+    found = {sig_id for sig_id, hit in scan.hits.items() if hit.signature.warning or hit.signature.logged}
     report = scan.hits.get(NONFATAL_CUDNN_REPORT)
     if report is None or FATAL_CUDNN_REPORT in scan.hits:
         return found

@@ -99,7 +99,7 @@ def build(scan: ScanResult, causes: dict[str, Cause]) -> list[Finding]:
             cause=cause.id, title=cause.title, explanation=cause.cause, remedy=cause.remedy, fix=cause.fix,
             confidence=confidence, evidence=_evidence(hits), signatures=tuple(sorted(h.signature.id for h in hits)),
             values=values, source=cause.source, signature_sources=sources,
-            warning=all(h.signature.id in warnings for h in hits),
+            warning=all(h.signature.warning for h in hits),
         ))
     return order(findings, causes, scan.final_exception[0] if scan.final_exception else None)
 
