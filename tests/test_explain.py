@@ -286,3 +286,10 @@ def test_errors_theano_only_logs_are_no_cause_of_a_later_unrelated_failure():
     for line in logged:
         assert len(explain_text(line).recognised) == 1  # alone, the logged error is the finding
         assert explain_text(line + failure).recognised == ()
+
+
+def test_only_reasons_to_skip_cudnn_count_as_quoted_by_the_report():
+    python_h = ("/tmp/x/mod.cpp:1:20: fatal error: Python.h: No such file or directory\n"
+                "Exception: Compilation failed (return status=1): theano/compiledir_Linux/tmp/mod.cpp\n")
+    found = explain_text(CUDNN_REPORT + python_h).recognised
+    assert [f.cause for f in found][:2] == ["python-headers-missing", "cudnn-not-found"]

@@ -20,21 +20,23 @@ NONFATAL_CUDNN_REPORT, FATAL_CUDNN_REPORT = "cudnn-cannot-use", "cudnn-enabled-u
 REPORT_SPAN = 20  # lines after the report that hold the compiler output it quotes
 
 
-def warning_ids(scan: ScanResult) -> set[str]:
+def warning_ids(scan: ScanResult, causes: dict[str, Cause]) -> set[str]:
     """Signature ids that only warn in this log: warnings, errors Theano logs and goes on after,
-    and errors found only inside a non-fatal cuDNN report (the compiler's `cudnn.h: No such file` that Theano quotes
-    there stopped nothing)."""
+    and reasons for skipping cuDNN found only inside a non-fatal cuDNN report (the compiler's
+    `cudnn.h: No such file` that Theano quotes there stopped nothing)."""
     found = {sig_id for sig_id, hit in scan.hits.items() if hit.signature.warning or hit.signature.logged}
     report = scan.hits.get(NONFATAL_CUDNN_REPORT)
     if report is None or FATAL_CUDNN_REPORT in scan.hits:
         return found
+    reasons = {cause.id for cause in causes.values() if report.signature.cause in cause.explains}
     starts = [number for number, _, _ in report.evidence]
 
     def quoted(number: int) -> bool:
         return any(0 <= number - start <= REPORT_SPAN for start in starts)
 
     for sig_id, hit in scan.hits.items():
-        if hit.evidence and hit.count <= len(hit.evidence) and all(quoted(n) for n, _, _ in hit.evidence):
+        if hit.signature.cause in reasons and hit.evidence and hit.count <= len(hit.evidence) \
+                and all(quoted(n) for n, _, _ in hit.evidence):
             found.add(sig_id)
     return found
 

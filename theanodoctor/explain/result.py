@@ -84,7 +84,7 @@ def build(scan: ScanResult, causes: dict[str, Cause]) -> list[Finding]:
     by_cause: dict[str, list[Hit]] = {}
     for hit in scan.hits.values():
         by_cause.setdefault(hit.signature.cause, []).append(hit)
-    warnings = warning_ids(scan)
+    warnings = warning_ids(scan, causes)
     levels = confidences(scan, causes, warnings)
     findings = []
     for cause_id, hits in by_cause.items():
@@ -107,7 +107,7 @@ def build(scan: ScanResult, causes: dict[str, Cause]) -> list[Finding]:
 def order(findings: list[Finding], causes: dict[str, Cause], final_line: int | None) -> list[Finding]:
     """Root cause first: a cause another found cause explains comes after it; errors before
     warnings, a generic symptom after specific causes; then by confidence, then what the final
-    exception line says, then by where it appears first."""
+    exception line says (or a cause of that), then by where it appears first."""
     present = {f.cause for f in findings}
     explained_by: dict[str, str] = {}
     for cause_id in present:
@@ -116,9 +116,12 @@ def order(findings: list[Finding], causes: dict[str, Cause], final_line: int | N
                 explained_by.setdefault(other, cause_id)
     marked = [f if f.cause not in explained_by else _with(f, consequence_of=explained_by[f.cause]) for f in findings]
 
+    said_last = {f.cause for f in findings if any(e.line == final_line for e in f.evidence)}
+
     def key(f: Finding) -> tuple[int, int, int, int, int, int]:
         first = f.evidence[0].line if f.evidence else 0
-        on_final = any(e.line == final_line for e in f.evidence)
+        # what the final exception says, or a cause of it
+        on_final = f.cause in said_last or any(c in said_last for c in causes[f.cause].explains)
         return (f.consequence_of is not None, f.warning, causes[f.cause].generic, RANK[f.confidence], not on_final,
                 first)
 
