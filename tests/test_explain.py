@@ -233,3 +233,63 @@ def test_a_generic_symptom_points_at_the_exception_the_log_ends_with():
     assert [f.cause for f in found] == ["pygpu-init-failed"]
     assert found[0].details == ("The log ends with this exception (line 2): GpuArrayException: b'cuInit: "
                                 "CUDA_ERROR_UNKNOWN: unknown error'",)
+
+
+def test_a_generic_error_alone_names_no_cause():
+    alone = explain_text("ERROR (theano.gpuarray): Could not initialize pygpu, support disabled\n"
+                         "GpuArrayException: Unknown device error: 0\n")
+    assert [f.cause for f in alone.findings] == ["pygpu-init-failed"] and alone.recognised == ()
+    assert alone.exit_code == 1
+    with_root = explain_text("ERROR (theano.gpuarray): Could not initialize pygpu, support disabled\n"
+                             "GpuArrayException: b'Could not load \"libcuda.so\": libcuda.so: cannot open shared "
+                             "object file'\n")
+    assert [f.cause for f in with_root.recognised] == ["libcuda-missing", "pygpu-init-failed"]
+
+
+CUDNN_REPORT = ("Can not use cuDNN on context None: cannot compile with cuDNN. We got this error:\n"
+                "/tmp/try_flags_Y9EarB.c:4:19: fatal error: cudnn.h: No such file or directory\n"
+                "compilation terminated.\n"
+                "Mapped name None to device cuda0: GeForce GTX 1060 6GB (0000:01:00.0)\n")
+
+
+def test_what_the_cudnn_report_quotes_is_no_cause_of_a_later_unrelated_failure():
+    assert [f.cause for f in explain_text(CUDNN_REPORT).recognised] == ["cudnn-not-found", "cudnn-unusable"]
+    later = explain_text(CUDNN_REPORT + "Traceback (most recent call last):\n"
+                         "ValueError: Input dimension mis-match. (input[0].shape[1] = 84, input[1].shape[1] = 102)\n")
+    assert later.recognised == () and "cudnn-not-found" in [f.cause for f in later.findings]
+    enabled = explain_text(CUDNN_REPORT + "RuntimeError: You enabled cuDNN, but we aren't able to use it: cannot "
+                           "compile with cuDNN\n")
+    assert [f.cause for f in enabled.recognised][0] == "cudnn-not-found"  # dnn.enabled=True: it did stop the run
+
+
+def test_downsample_imported_outside_lasagne_has_its_own_cause():
+    log = ("  File \"nn_layers.py\", line 6, in <module>\n    from theano.tensor.signal import downsample\n"
+           "ImportError: cannot import name downsample\n")
+    assert [f.cause for f in explain_text(log).recognised] == ["theano-downsample-removed"]
+    lasagne = "  File \"/usr/lib/python2.7/site-packages/lasagne/layers/pool.py\", line 6, in <module>\n" + log
+    assert [f.cause for f in explain_text(lasagne).recognised] == ["lasagne-downsample"]
+
+
+def test_a_stale_lock_theano_took_over_is_no_lock_problem():
+    overridden = ("WARNING (theano.gof.compilelock): Overriding existing lock by dead process '4077' "
+                  "(I am process '5557')")
+    assert explain_text(overridden).recognised == ()
+    waiting = "INFO (theano.gof.compilelock): Waiting for existing lock by process '31361' (I am process '16768')"
+    assert [f.cause for f in explain_text(waiting).recognised] == ["compile-lock"]
+
+
+def test_errors_theano_only_logs_are_no_cause_of_a_later_unrelated_failure():
+    logged = ["ERROR (theano.gpuarray): pygpu was configured but could not be imported or is too old (version 0.7 "
+              "or higher required)", "ERROR (theano.sandbox.cuda): nvcc compiler not found on $PATH. Check your "
+              "nvcc installation and try again."]
+    failure = "\nTraceback (most recent call last):\nNameError: global name 'tf' is not defined\n"
+    for line in logged:
+        assert len(explain_text(line).recognised) == 1  # alone, the logged error is the finding
+        assert explain_text(line + failure).recognised == ()
+
+
+def test_only_reasons_to_skip_cudnn_count_as_quoted_by_the_report():
+    python_h = ("/tmp/x/mod.cpp:1:20: fatal error: Python.h: No such file or directory\n"
+                "Exception: Compilation failed (return status=1): theano/compiledir_Linux/tmp/mod.cpp\n")
+    found = explain_text(CUDNN_REPORT + python_h).recognised
+    assert [f.cause for f in found][:2] == ["python-headers-missing", "cudnn-not-found"]

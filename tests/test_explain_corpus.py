@@ -1,6 +1,8 @@
 """The real `explain` CLI over every real log in tests/explain_corpus (posted by users, with
-sources and labels in cases.yaml): the labelled cause must come first; a log labelled `none`
-must give exit 1; a low-confidence label allows "nothing recognised" but no other cause.
+sources and labels in cases.yaml) and over its held-out set (tests/explain_corpus/heldout: logs
+from other threads, labelled before `explain` ever saw them): the labelled cause must come first;
+a log labelled `none` must give exit 1; a low-confidence label allows "nothing recognised" but
+no other cause.
 
 Known misses are listed with the reason, as strict xfails, so an improvement shows up."""
 
@@ -14,6 +16,7 @@ import yaml
 from tests.cli_helpers import doctor
 
 CORPUS = Path(__file__).parent / "explain_corpus"
+HELDOUT = CORPUS / "heldout"
 KNOWN_MISSES = {
     "016": "the log shows a Theano 0.9 message; knowing pygpu 0.7 is too new for it needs the versions",
     "019": "'cannot import name gpuarray' is read as libgpuarray not loadable (the maintainers' usual cause)",
@@ -23,21 +26,28 @@ KNOWN_MISSES = {
     "060": "a compiledir shared by several hosts leaves no specific message",
     "069": "the two lines carry no sign that Theano is involved",
     "092": "the excerpt is cut before the error; device=gpu0 alone is only a hint",
-    "095": "the pygpu failure (cut off) is listed before the obsolete-flag warnings it was labelled with",
     "102": "telling a too-old driver from the cuBLAS error needs the driver and toolkit versions",
+    "h35": "BLAS without a dynamic library is only a speed warning; no source establishes its remedy well enough "
+           "for the catalogue",
+    "h49": "the runtime's 'no CUDA-capable device' has several roots; nothing in the log points at the wrong rpath "
+           "the poster blamed (a case added after the changes, left as measured)",
 }
 
 
-def _cases() -> list:
-    cases = yaml.safe_load((CORPUS / "cases.yaml").read_text(encoding="utf-8"))["cases"]
-    return [pytest.param(c, id=Path(c["file"]).stem, marks=pytest.mark.xfail(reason=KNOWN_MISSES[key], strict=True))
-            if (key := Path(c["file"]).name[:3]) in KNOWN_MISSES else pytest.param(c, id=Path(c["file"]).stem)
-            for c in cases]
+def _cases(folder: Path) -> list:
+    cases = yaml.safe_load((folder / "cases.yaml").read_text(encoding="utf-8"))["cases"]
+    params = []
+    for case in cases:
+        stem = Path(case["file"]).stem
+        key = stem[:3]
+        marks = [pytest.mark.xfail(reason=KNOWN_MISSES[key], strict=True)] if key in KNOWN_MISSES else []
+        params.append(pytest.param(folder / case["file"], case, id=stem, marks=marks))
+    return params
 
 
-@pytest.mark.parametrize("case", _cases())
-def test_corpus_log(case):
-    run = doctor("explain", str(CORPUS / case["file"]), "--format", "json")
+@pytest.mark.parametrize(("log", "case"), _cases(CORPUS) + _cases(HELDOUT))
+def test_corpus_log(log, case):
+    run = doctor("explain", str(log), "--format", "json")
     doc = run.json()["explain"]
     named = [f["cause"] for f in doc["findings"] if f["confidence"] != "low"]
     expected = case["suggested_cause_id"]

@@ -40,6 +40,7 @@ class Signature(NamedTuple):
     confidence: str
     note: str  # shown with the evidence; {group} placeholders filled from the regex
     source: str
+    logged: bool = False  # an error Theano logs and then goes on: like a warning, no cause of a later exception
 
     def match(self, segment: str, lowered: str) -> dict[str, str] | None:
         """The named values when this signature matches one normalised log segment, else None."""
@@ -102,6 +103,7 @@ def signatures() -> tuple[Signature, ...]:
             python=spec(SIGNATURES, row, "python"), warning=bool(row.get("warning", False)),
             confidence=choice(SIGNATURES, row, "confidence", CONFIDENCES),
             note=text(SIGNATURES, row, "note", required=False), source=text(SIGNATURES, row, "source"),
+            logged=bool(row.get("logged", False)),
         )
         if sig.cause not in known:
             raise KnowledgeError(f"{where(SIGNATURES, row)}: unknown cause `{sig.cause}`")

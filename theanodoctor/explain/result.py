@@ -7,6 +7,7 @@ from typing import Any
 
 from theanodoctor.kb_causes import Cause
 
+from .confidence import confidences, warning_ids
 from .scan import Hit, ScanResult
 
 RANK = {"high": 0, "medium": 1, "low": 2}
@@ -71,19 +72,6 @@ class Explanation:
         }
 
 
-def _confidence(hit: Hit, scan: ScanResult) -> str:
-    """The signature's confidence, or low when the log lacks the context it needs, shows a text
-    that rules it out, or comes from a Python it cannot apply to."""
-    sig, seen = hit.signature, scan.context_seen
-    if sig.context and not any(c.lower() in seen for c in sig.context):
-        return "low"
-    if any(c.lower() in seen for c in sig.unless):
-        return "low"
-    if sig.python is not None and (scan.python_hint is None or scan.python_hint not in sig.python):
-        return "low"
-    return sig.confidence
-
-
 def _evidence(hits: list[Hit]) -> tuple[Evidence, ...]:
     items: dict[int, Evidence] = {}
     for hit in hits:
@@ -92,25 +80,16 @@ def _evidence(hits: list[Hit]) -> tuple[Evidence, ...]:
     return tuple(sorted(items.values(), key=lambda e: e.line)[:MAX_EVIDENCE])
 
 
-def _confidences(scan: ScanResult) -> dict[str, str]:
-    """Per signature id; a warning is only a possibility (low) when the log ends in an exception
-    that no error signature explains: the warning is then not the reason it failed."""
-    found = {sig_id: _confidence(hit, scan) for sig_id, hit in scan.hits.items()}
-    explained = any(not hit.signature.warning and found[sig_id] != "low" for sig_id, hit in scan.hits.items())
-    if scan.final_exception is not None and not explained:
-        found.update({sig_id: "low" for sig_id, hit in scan.hits.items() if hit.signature.warning})
-    return found
-
-
 def build(scan: ScanResult, causes: dict[str, Cause]) -> list[Finding]:
     by_cause: dict[str, list[Hit]] = {}
     for hit in scan.hits.values():
         by_cause.setdefault(hit.signature.cause, []).append(hit)
-    confidences = _confidences(scan)
+    warnings = warning_ids(scan, causes)
+    levels = confidences(scan, causes, warnings)
     findings = []
     for cause_id, hits in by_cause.items():
         cause = causes[cause_id]
-        confidence = min((confidences[h.signature.id] for h in hits), key=RANK.__getitem__)
+        confidence = min((levels[h.signature.id] for h in hits), key=RANK.__getitem__)
         values: dict[str, str] = {}
         for hit in sorted(hits, key=lambda h: RANK[h.signature.confidence]):
             for key, value in hit.values.items():
@@ -128,7 +107,7 @@ def build(scan: ScanResult, causes: dict[str, Cause]) -> list[Finding]:
 def order(findings: list[Finding], causes: dict[str, Cause], final_line: int | None) -> list[Finding]:
     """Root cause first: a cause another found cause explains comes after it; errors before
     warnings, a generic symptom after specific causes; then by confidence, then what the final
-    exception line says, then by where it appears first."""
+    exception line says (or a cause of that), then by where it appears first."""
     present = {f.cause for f in findings}
     explained_by: dict[str, str] = {}
     for cause_id in present:
@@ -137,9 +116,12 @@ def order(findings: list[Finding], causes: dict[str, Cause], final_line: int | N
                 explained_by.setdefault(other, cause_id)
     marked = [f if f.cause not in explained_by else _with(f, consequence_of=explained_by[f.cause]) for f in findings]
 
+    said_last = {f.cause for f in findings if any(e.line == final_line for e in f.evidence)}
+
     def key(f: Finding) -> tuple[int, int, int, int, int, int]:
         first = f.evidence[0].line if f.evidence else 0
-        on_final = any(e.line == final_line for e in f.evidence)
+        # what the final exception says, or a cause of it
+        on_final = f.cause in said_last or any(c in said_last for c in causes[f.cause].explains)
         return (f.consequence_of is not None, f.warning, causes[f.cause].generic, RANK[f.confidence], not on_final,
                 first)
 

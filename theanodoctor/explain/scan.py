@@ -25,7 +25,9 @@ SIGNIFICANT_WORDS = ("error", "exception", "traceback", "fatal", "undefined refe
                      "failed", "unable", "warning (theano", "during handling of the above",
                      "the above exception was")
 EXCEPTION_LINE = re.compile(
-    r"^\s*(?:[A-Za-z_][\w.]*\.)?(?P<type>[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure))(?:\s*:\s*(?P<msg>.*))?$")
+    # a bare `Exception` too: Theano raises one for every failed compilation
+    r"^\s*(?:[A-Za-z_][\w.]*\.)?(?P<type>Exception|[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure))"
+    r"(?:\s*:\s*(?P<msg>.*))?$")
 LOGGER_LINE = re.compile(r"^\s*(?:ERROR|CRITICAL) \([\w.]+\):")
 COMPILER_LINE = re.compile(r"\berror\b\s*(?:C\d+|LNK\d+)?\s*:|fatal error|undefined reference|cannot find -l|"
                            r"\bfatal\s*:|collect2|Compilation failed", re.IGNORECASE)
