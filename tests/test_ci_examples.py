@@ -8,32 +8,20 @@ import re
 import shlex
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import click
 import pytest
 import yaml
 
 from theanodoctor.cli import cli
+from theanodoctor.redact import strings
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples" / "ci"
 YAML_FILES = sorted(EXAMPLES.glob("*.yml"))
 # "theanodoctor" as a command word: at a line start, after a space, a quote, "(" or a path.
 _CALL = re.compile(r"(?:^|(?<=[\s'\"(/]))theanodoctor[ \t]+(?=[a-z-])")
-
-
-def strings(value: Any) -> Iterator[str]:
-    if isinstance(value, dict):
-        for item in value.values():
-            yield from strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from strings(item)
-    elif isinstance(value, str):
-        yield value
 
 
 def shell_defaults(text: str) -> dict[str, str]:

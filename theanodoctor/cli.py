@@ -137,7 +137,9 @@ def _smoke_for_check(python: str | None, fmt: str) -> Any:
 
     if fmt == "text":
         note(f"smoke-testing {python} (fresh compile cache)")
-    return _smoke(python, Options())
+    from theanodoctor.smoke import smoke_test as run_smoke
+
+    return run_smoke(python, Options())
 
 
 def _preload(fmt: str) -> None:
@@ -184,7 +186,9 @@ def smoke_test(python_spec: str | None, device: str | None, flags: str | None, s
                       stage_timeout=stage_timeout, timeout=timeout)
     if fmt == "text":
         note(f"smoke-testing {python}" + ("" if keep_cache else " (fresh compile cache: every op compiles)"))
-    result = _smoke(python, options)
+    from theanodoctor.smoke import smoke_test as run_smoke
+
+    result = run_smoke(python, options)
     if fmt == "json":
         emit(json_doc({"smoke": result.to_dict(), "exit_code": result.exit_code}))
     else:
@@ -192,12 +196,6 @@ def smoke_test(python_spec: str | None, device: str | None, flags: str | None, s
 
         emit(render_smoke(result, style()))
     sys.exit(result.exit_code)
-
-
-def _smoke(python: str, options: Any) -> Any:
-    from theanodoctor.smoke import smoke_test
-
-    return smoke_test(python, options)
 
 
 @cli.command()

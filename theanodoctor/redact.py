@@ -41,13 +41,14 @@ def _safe(func: Any) -> str:
         return ""
 
 
-def _strings(value: Any) -> Iterable[str]:
+def strings(value: Any) -> Iterable[str]:
+    """Every string inside nested JSON-like data (dict values and list items)."""
     if isinstance(value, dict):
         for item in value.values():
-            yield from _strings(item)
+            yield from strings(item)
     elif isinstance(value, list):
         for item in value:
-            yield from _strings(item)
+            yield from strings(item)
     elif isinstance(value, str):
         yield value
 
@@ -133,7 +134,7 @@ def redactor_for(data: Any) -> Redactor:
     """Rules built from the snapshot's own identities plus the running process's."""
     here_home = os.path.expanduser("~")
     homes = [h for h in _values_of(data, {"home"})] + ([here_home] if here_home != "~" else [])
-    users = {m.group(1) for s in _strings(data) for m in _HOME_OWNER.finditer(s)}
+    users = {m.group(1) for s in strings(data) for m in _HOME_OWNER.finditer(s)}
     users.add(_safe(getpass.getuser))
     users = {u for u in users if u.lower() not in _NOT_USERS}
     hosts = set(_values_of(data, _HOST_KEYS)) | {_safe(socket.gethostname)}
