@@ -79,6 +79,17 @@ def test_write_new_is_atomic_and_never_overwrites_unasked(tmp_path: Path) -> Non
     assert [p.name for p in folder.iterdir()] == ["environment.yml"]  # no temp file left
 
 
+def test_output_that_is_a_folder_is_a_usage_error_even_with_force(tmp_path: Path) -> None:
+    folder = tmp_path / "out"
+    folder.mkdir()
+    (folder / "keep").write_text("mine\n")
+    for extra in ([], ["--force"]):
+        run = doctor("resolve", "--cpu-only", "--emit", "pip", "--output", str(folder), *extra, "--format", "json")
+        assert run.code == 2, run.err
+        assert "is a folder" in run.json()["error"]["message"]
+    assert [p.name for p in folder.iterdir()] == ["keep"]  # nothing replaced, no temp file left
+
+
 # --- through the CLI ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("args, code", [

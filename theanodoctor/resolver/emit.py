@@ -83,6 +83,8 @@ EMITTERS = {"conda": conda_env, "pip": pip_requirements, "theanorc": theanorc}
 def write_new(path: str, text: str, force: bool = False) -> None:
     """Write ``text`` to ``path`` atomically (temp file + rename in the same folder); an existing
     file is replaced only with ``force``."""
+    if os.path.isdir(path):  # --force must not turn this into a rename error (exit 3)
+        raise Failure(f"{path} is a folder: give a file name", 2)
     if os.path.lexists(path) and not force:
         raise Failure(f"{path} exists; use --force to replace it", 2)
     folder = os.path.dirname(os.path.abspath(path))
