@@ -86,7 +86,7 @@ def test_conda_dry_run_command_line(fake_conda: tuple[dict[str, str], Path]) -> 
 def test_conda_command_actually_run(fake_conda: tuple[dict[str, str], Path], tmp_path: Path) -> None:
     env, record = fake_conda
     prefix = tmp_path / "envs" / "theano37"
-    run = doctor("provision", "--profile", "win10-cuda10.2-py37", "--prefix", str(prefix), "--format", "json",
+    run = doctor("provision", "--profile", "linux-cuda10.2-py37", "--prefix", str(prefix), "--format", "json",
                  env=env)
     assert run.code == 3, run.err  # the fake conda fails its `env create`: a provisioning step failed
     assert run.json()["error"]["kind"] == "provision"
@@ -94,11 +94,22 @@ def test_conda_command_actually_run(fake_conda: tuple[dict[str, str], Path], tmp
     assert len(calls) == 1 and calls[0][:3] == ["env", "create", "--file"]
     assert calls[0][4:] == ["--prefix", str(prefix)]
     written = yaml.safe_load(Path(f"{record}.yml").read_text())
-    assert {"python=3.7", "numpy=1.16.6", "pygpu=0.7.6", "m2w64-toolchain"} <= set(
+    assert {"python=3.7", "numpy=1.16.6", "pygpu=0.7.6", "libgpuarray=0.7.6"} <= set(
         d for d in written["dependencies"] if isinstance(d, str))
     log = Path(calls[0][3]).with_name("provision.log").read_text()
     assert f"$ {env['PATH'].split(os.pathsep)[0]}/conda env create --file {calls[0][3]}" in log
     assert "CondaHTTPError: offline" in log and "[exit 1" in log
+
+
+def test_a_stack_for_another_os_is_planned_but_never_built(fake_conda: tuple[dict[str, str], Path],
+                                                           tmp_path: Path) -> None:
+    env, record = fake_conda
+    prefix = tmp_path / "envs" / "theano37"
+    run = doctor("provision", "--profile", "win10-cuda10.2-py37", "--prefix", str(prefix), "--format", "json",
+                 env=env)
+    assert run.code == 2, run.err
+    assert "this stack is for windows and this machine runs linux" in run.json()["error"]["message"]
+    assert _calls(record) == [] and not prefix.exists()
 
 
 def test_conda_refuses_an_existing_env(fake_conda: tuple[dict[str, str], Path]) -> None:

@@ -186,7 +186,8 @@ Exit codes:
   1  the constraints conflict (also: the --python interpreter's version and the profile), or the
      new env failed `check` / `smoke-test` (a GPU stack built with venv lacks pygpu, which pip
      cannot install)
-  2  usage error (non-empty --prefix, existing conda env, no interpreter for the venv)
+  2  usage error (non-empty --prefix, existing conda env, no interpreter for the venv, a stack
+     for another OS than this machine's without --dry-run)
   3  a provisioning command failed or timed out (see the log), or the doctor failed
 """
 
@@ -225,6 +226,9 @@ def provision(prefix: str | None, name: str | None, method: str, dry_run: bool, 
 
         emit(json_doc(res.to_dict()) if fmt == "json" else render_resolution(res, style()))
         sys.exit(1)
+    if not dry_run and res.os != host_os():  # e.g. m2w64-toolchain has no Linux build: conda would fail late
+        raise Failure(f"this stack is for {res.os} and this machine runs {host_os()}: provision builds only for "
+                      "this machine (--dry-run shows the plan; `resolve --emit conda` writes the file to use there)", 2)
     plan = provisioning.plan(res, method, interpreter, prefix, name, force)
     device = "config" if res.gpu and plan.method == "conda" else "cpu"
     document: dict[str, Any] = {"resolution": res.to_dict(), "dry_run": dry_run, "plan": {
