@@ -222,6 +222,8 @@ def test_blackwell_is_beyond_libgpuarray() -> None:
 
 @pytest.mark.parametrize("inputs, message", [
     ({"gpu": "GTX 1660"}, "close matches: GeForce GTX 1660 SUPER"),
+    ({"gpu": "NVIDIA GeForce RTX 2070 SUPER"}, "close matches: RTX 2070, "),  # the same model first
+    ({"gpu": "GTX 1660 Ti"}, "close matches: GeForce GTX 1660 SUPER, "),
     ({"arch": "sm_99"}, "not a GPU architecture"),
     ({"cuda": "10.3"}, "not a CUDA release"),
     ({"python": "three"}, "is not a version"),
@@ -237,6 +239,12 @@ def test_bad_inputs_are_usage_errors(inputs: dict[str, Any], message: str) -> No
 @pytest.mark.parametrize("arch, cc", [("sm_75", "7.5"), ("compute_86", "8.6"), ("7.0", "7.0"), ("sm_120", "12.0")])
 def test_arch_spellings(arch: str, cc: str) -> None:
     assert build(arch=arch).cc == cc
+
+
+@pytest.mark.parametrize("gpu, cc", [("gtx1080ti", "6.1"), ("GTX1080 Ti", "6.1"), ("rtx2080", "7.5"),
+                                     ("A100-SXM4-40GB", "8.0"), ("p4000", "6.1"), ("RTX 3080 Ti", "8.6")])
+def test_gpu_names_as_people_type_them(gpu: str, cc: str) -> None:
+    assert build(gpu=gpu).cc == cc
 
 
 # --- named stacks ------------------------------------------------------------------------------

@@ -122,13 +122,18 @@ def gpu_cc(name: str) -> str:
     """The compute capability of a GPU name; InputError naming close matches when unknown."""
     from theanodoctor import kb_cuda
 
-    entry = kb_cuda.cc_from_name(name)
+    # People type "gtx1080ti" or "RTX2070": split letters from digits when the name as typed is unknown.
+    spaced = re.sub(r"(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])", " ", name.lower())
+    entry = kb_cuda.cc_from_name(name) or kb_cuda.cc_from_name(spaced)
     if entry is not None:
         return entry.cc
     table = kb_cuda.gpu_names()
     keys = {" ".join(g.tokens): g.name for g in table.gpus}
-    typed = " ".join(kb_cuda.tokens(name, table.vendor_words))
-    close = [k for k in keys if typed and k.startswith(typed)]
+    typed = " ".join(kb_cuda.tokens(spaced, table.vendor_words))
+    # First the same model number ("RTX 2070 SUPER" -> RTX 2070, "GTX 1660 Ti" -> GTX 1660 SUPER).
+    model = re.match(r"\D*\d+", typed)
+    close = [k for k in keys if model and (k + " ").startswith(model.group() + " ")]
+    close += [k for k in keys if typed and k.startswith(typed)]
     close += difflib.get_close_matches(typed, list(keys), cutoff=0.6)
     spelled = list(dict.fromkeys(keys[k] for k in close))[:5]
     hint = f"; close matches: {', '.join(spelled)}" if spelled else ""
