@@ -230,6 +230,7 @@ def test_blackwell_is_beyond_libgpuarray() -> None:
     ({"os": "beos"}, "use windows, linux or macos"),
     ({"gpu": "RTX 3090", "arch": "sm_86"}, "exclude each other"),
     ({"driver": "latest"}, "is not a driver version"),
+    ({"theano": "1.0.4"}, "use 1.0.5, pymc-1.1.2 or auto"),
 ])
 def test_bad_inputs_are_usage_errors(inputs: dict[str, Any], message: str) -> None:
     with pytest.raises(InputError, match=message):
@@ -239,6 +240,12 @@ def test_bad_inputs_are_usage_errors(inputs: dict[str, Any], message: str) -> No
 @pytest.mark.parametrize("arch, cc", [("sm_75", "7.5"), ("compute_86", "8.6"), ("7.0", "7.0"), ("sm_120", "12.0")])
 def test_arch_spellings(arch: str, cc: str) -> None:
     assert build(arch=arch).cc == cc
+
+
+@pytest.mark.parametrize("typed, theano", [("pymc", "pymc-1.1.2"), ("Theano-PyMC==1.1.2", "pymc-1.1.2"),
+                                           ("Theano==1.0.5", "1.0.5"), ("1.0.5", "1.0.5"), ("auto", None)])
+def test_theano_spellings(typed: str, theano: str | None) -> None:
+    assert build(theano=typed).theano == theano
 
 
 @pytest.mark.parametrize("gpu, cc", [("gtx1080ti", "6.1"), ("GTX1080 Ti", "6.1"), ("rtx2080", "7.5"),

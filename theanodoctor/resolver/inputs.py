@@ -148,6 +148,19 @@ def driver_version(value: str | None) -> str | None:
     return value.strip()
 
 
+def theano_choice(value: str | None) -> str | None:
+    """--theano as people write it: "pymc", "Theano-PyMC==1.1.2", "theano==1.0.5" -> a THEANO_CHOICES key
+    (None: auto); InputError for anything else (another version is not in the tables)."""
+    if value is None or value.strip().lower() in ("", "auto"):
+        return None
+    text = re.sub(r"\s|==", "-", value.strip().lower()).replace("theano-pymc", "pymc")
+    found = {"1.0.5": "1.0.5", "theano": "1.0.5", "theano-1.0.5": "1.0.5",
+             "pymc": "pymc-1.1.2", "pymc-1.1.2": "pymc-1.1.2"}.get(text)
+    if found is None:
+        raise InputError(f"--theano {value!r}: use 1.0.5, pymc-1.1.2 or auto")
+    return found
+
+
 def build(*, os: str | None = None, python: str | None = None, numpy: str | None = None,
           theano: str | None = None, cuda: str | None = None, cudnn: str | None = None,
           gpu: str | None = None, arch: str | None = None, driver: str | None = None,
@@ -156,15 +169,14 @@ def build(*, os: str | None = None, python: str | None = None, numpy: str | None
     GPU's compute capability when it is known (from the probe), so the name is not looked up."""
     if gpu and arch:
         raise InputError("--gpu and --arch exclude each other")
-    if theano not in (None, "auto", *THEANO_CHOICES):
-        raise InputError(f"--theano {theano!r}: use 1.0.5, pymc-1.1.2 or auto")
+    theano = theano_choice(theano)
     if cc:
         cc = arch_cc(cc)
     elif gpu or arch:
         cc = gpu_cc(gpu) if gpu else arch_cc(arch or "")
     return Constraints(
         os=norm_os(os), python=minor_version(python, "--python"), numpy=exact_version(numpy, "--numpy"),
-        theano=None if theano in (None, "auto") else theano, cuda=cuda_version(cuda),
+        theano=theano, cuda=cuda_version(cuda),
         cudnn=exact_version(cudnn, "--cudnn"), gpu=(gpu or arch), cc=cc,
         driver=driver_version(driver), cpu_only=cpu_only, host_os=norm_os(host_os) or "linux",
     )
