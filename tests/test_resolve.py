@@ -226,6 +226,7 @@ def test_blackwell_is_beyond_libgpuarray() -> None:
     ({"gpu": "GTX 1660 Ti"}, "close matches: GeForce GTX 1660 SUPER, "),
     ({"arch": "sm_99"}, "not a GPU architecture"),
     ({"cuda": "10.3"}, "not a CUDA release"),
+    ({"cuda": "11"}, "'11' is not a version like 10.2"),
     ({"python": "three"}, "is not a version"),
     ({"os": "beos"}, "use windows, linux or macos"),
     ({"gpu": "RTX 3090", "arch": "sm_86"}, "exclude each other"),

@@ -73,13 +73,13 @@ def norm_os(value: str | None) -> str | None:
     return found
 
 
-def minor_version(value: str | None, option: str) -> str | None:
+def minor_version(value: str | None, option: str, example: str = "3.7") -> str | None:
     """"3.7.16" -> "3.7"; InputError for anything that is not a version."""
     if value is None:
         return None
     match = re.fullmatch(r"\s*(\d+)\.(\d+)(?:\.\d+)*\s*", value)
     if not match:
-        raise InputError(f"{option} {value!r} is not a version like 3.7")
+        raise InputError(f"{option} {value!r} is not a version like {example}")
     return f"{int(match.group(1))}.{int(match.group(2))}"
 
 
@@ -94,7 +94,7 @@ def exact_version(value: str | None, option: str) -> str | None:
 def cuda_version(value: str | None) -> str | None:
     from theanodoctor import kb_cuda
 
-    version = minor_version(value, "--cuda")
+    version = minor_version(value, "--cuda", "10.2")
     if version is None:
         return None
     known = sorted({r.cuda for r in kb_cuda.driver_table().releases}, key=lambda v: kb_cuda.vtuple(v) or ())
