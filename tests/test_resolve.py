@@ -190,6 +190,15 @@ def test_numpy_newer_than_the_python_has() -> None:
     assert any("profiles/stacks.yaml wheels: Python 3.7" in c for r in res.conflicts[0].why for c in _cited(r))
 
 
+def test_numpy2_never_resolves_on_a_python_without_its_wheels() -> None:
+    # Was resolved: Theano-PyMC + numpy 2.0.2 on Python 3.8 (numpy 2.0 needs Python >= 3.9).
+    res = resolve(build(cpu_only=True, numpy="2.0.2"))
+    assert not res.resolved
+    assert any("Python 3.8 has numpy wheels up to numpy 1.24.4" in r.text for r in res.conflicts[0].why)
+    assert resolve(build(cpu_only=True, python="3.8", numpy="1.24.4", theano="1.0.5")).conflicts  # np.bool, not wheels
+    assert resolve(build(cpu_only=True, python="3.8")).resolved
+
+
 def test_scipy_pair_limits_numpy() -> None:
     res = resolve(build(cpu_only=True, python="3.9", numpy="1.23.5"))
     assert not res.resolved
