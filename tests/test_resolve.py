@@ -190,6 +190,13 @@ def test_numpy_newer_than_the_python_has() -> None:
     assert any("profiles/stacks.yaml wheels: Python 3.7" in c for r in res.conflicts[0].why for c in _cited(r))
 
 
+@pytest.mark.parametrize("inputs", [{"python": "3.9"}, {"numpy": "1.21.6"}, {"python": "3.9", "os": "windows"}])
+def test_auto_means_plain_theano_when_it_holds(inputs: dict[str, Any]) -> None:
+    # Was Theano-PyMC (the only named GPU stack on 3.9) while the reason said "auto: plain Theano".
+    theano = _pin(resolve(build(**inputs)), "theano")
+    assert theano.value == "Theano==1.0.5" and theano.reason.text.startswith("auto: plain Theano")
+
+
 def test_numpy2_never_resolves_on_a_python_without_its_wheels() -> None:
     # Was resolved: Theano-PyMC + numpy 2.0.2 on Python 3.8 (numpy 2.0 needs Python >= 3.9).
     res = resolve(build(cpu_only=True, numpy="2.0.2"))

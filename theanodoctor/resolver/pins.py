@@ -49,7 +49,9 @@ def _scipy(c: Candidate) -> Pin:
 
 def _theano(c: Candidate, cons: Constraints) -> Pin:
     py = c.py
-    text = _given(cons, "theano") or "auto: plain Theano unless Theano-PyMC is asked for (--theano pymc-1.1.2); "
+    text = _given(cons, "theano") or (
+        "auto: plain Theano unless Theano-PyMC is asked for (--theano pymc-1.1.2); " if py.flavour == "Theano"
+        else "auto: Theano-PyMC, because plain Theano 1.0.5 cannot hold with these inputs; ")
     text += "source-only on PyPI (pip builds it)"
     if py.flavour == "Theano-PyMC":
         text += "; its config flags are spelled with `__` (blas__ldflags, gpuarray__preallocate)"

@@ -50,12 +50,13 @@ def _rank(candidate: Candidate) -> int:
 
 
 def score(candidate: Candidate, cons: Constraints) -> tuple:  # type: ignore[type-arg]
-    """Lower is better: this OS, a named stack, a verified Python stack, plain Theano, cuDNN 7 when
-    a CUDA with it knows the GPU (then the newest such CUDA), else the oldest CUDA that knows it."""
+    """Lower is better: this OS, plain Theano (auto means Theano-PyMC only when plain Theano cannot
+    hold), a named stack, a verified Python stack, cuDNN 7 when a CUDA with it knows the GPU (then
+    the newest such CUDA), else the oldest CUDA that knows it."""
     py, gpu = candidate.py, candidate.gpu
     cuda = vkey(gpu.cuda) if gpu.cuda else ()
-    return (gpu.os != (cons.os or cons.host_os), _rank(candidate), py.verified is None,
-            py.flavour != "Theano", gpu.cuda is not None and gpu.cudnn is None,
+    return (gpu.os != (cons.os or cons.host_os), py.flavour != "Theano", _rank(candidate), py.verified is None,
+            gpu.cuda is not None and gpu.cudnn is None,
             tuple(-p for p in cuda) if gpu.cudnn else cuda,
             gpu.cuda is not None and _channel(candidate) != "conda-forge", abs(_number(py.python) - 307))
 
