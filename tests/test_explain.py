@@ -134,6 +134,13 @@ def test_segments_unescape_reprs_but_keep_windows_paths():
         r"b'C:\Users\bob\try_flags.c:4:19: fatal error: cudnn.h: No such file"
 
 
+def test_terminal_control_sequences_never_reach_the_output():
+    line = "RuntimeError: boom \x1b]2;title\x07 \x1b[1;31mred\x1b[0m \x1b[?25l tail\x08\x00"
+    assert segments(line) == ["RuntimeError: boom  red  tail"]
+    run = doctor("explain", "--text", line.replace("\x00", ""))  # argv holds no NUL
+    assert "\x1b" not in run.out and "\x07" not in run.out and "RuntimeError: boom  red  tail" in run.out
+
+
 # -- size, memory, ordering -----------------------------------------------------------------------
 
 def _noise(count: int) -> list[str]:

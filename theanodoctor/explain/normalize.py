@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import re
 
-_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+# Terminal control: colour (CSI) and title (OSC) sequences, then any other control character, so
+# a log's bytes can never drive the user's terminal when evidence is printed back.
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 # Logs pasted into GitHub replies arrive quoted ("> "); Python's prompt (">>> ") goes too.
 _QUOTED = re.compile(r"^(?:\s*>)+ ?")
 # An escaped line break inside a repr, with Theano's ". " joiner (compile_stderr.replace('\n', '. ')).
@@ -26,6 +29,8 @@ _DOUBLE_BACKSLASH = re.compile(r"\\\\")
 def segments(line: str) -> list[str]:
     if "\x1b" in line:
         line = _ANSI.sub("", line)
+    if _CONTROL.search(line):
+        line = _CONTROL.sub("", line)
     if line.lstrip().startswith(">"):
         line = _QUOTED.sub("", line)
     if "\\" not in line:
