@@ -206,6 +206,14 @@ def test_numpy2_never_resolves_on_a_python_without_its_wheels() -> None:
     assert resolve(build(cpu_only=True, python="3.8")).resolved
 
 
+def test_numpy_older_than_the_python_has_wheels_for() -> None:
+    res = resolve(build(cpu_only=True, python="3.10", numpy="1.16.6"))  # was resolved (exit 0)
+    assert not res.resolved
+    assert any("Python 3.10 has numpy wheels from numpy 1.21.2 on" in r.text for r in res.conflicts[0].why)
+    assert any("wheels: Python 3.10 -> 1.21.2 <= numpy" in c for r in res.conflicts[0].why for c in _cited(r))
+    assert resolve(build(cpu_only=True, python="3.7", numpy="1.16.6")).resolved
+
+
 def test_scipy_pair_limits_numpy() -> None:
     res = resolve(build(cpu_only=True, python="3.9", numpy="1.23.5"))
     assert not res.resolved

@@ -74,6 +74,7 @@ class LastWheels(NamedTuple):
     numpy: str
     scipy: str
     source: str
+    first_numpy: str | None = None  # the oldest numpy with wheels for this Python (Linux or Windows)
 
 
 class GpuLimit(NamedTuple):
@@ -178,7 +179,8 @@ def compiler_for(os_name: str) -> Compiler | None:
 @table
 def last_wheels() -> dict[str, LastWheels]:
     return {row["python"]: LastWheels(_version(row, "python", _MINOR) or "", _version(row, "numpy", _EXACT) or "",
-                                      _version(row, "scipy", _EXACT) or "", text(STACKS, row, "source"))
+                                      _version(row, "scipy", _EXACT) or "", text(STACKS, row, "source"),
+                                      _version(row, "first_numpy", _EXACT, required=False))
             for row in rows(STACKS, "wheels")}
 
 

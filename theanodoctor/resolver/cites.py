@@ -61,7 +61,8 @@ def pygpu(row: kb_stacks.PygpuSource) -> Cite:
 
 
 def wheels(row: kb_stacks.LastWheels) -> Cite:
-    return Cite(P + "stacks.yaml", f"wheels: Python {row.python} -> numpy <= {row.numpy}, scipy <= {row.scipy}",
+    first = f"{row.first_numpy} <= " if row.first_numpy else ""
+    return Cite(P + "stacks.yaml", f"wheels: Python {row.python} -> {first}numpy <= {row.numpy}, scipy <= {row.scipy}",
                 row.source)
 
 

@@ -80,6 +80,10 @@ def py_side(flavour: str, theano: str, python: str, numpy: str | None, scipy: st
     if last and numpy and vkey(numpy) > vkey(last.numpy):
         found.append(Violation(0, True, BIT["numpy"] | BIT["python"], Reason(
             f"Python {python} has numpy wheels up to numpy {last.numpy} (scipy {last.scipy})", (cites.wheels(last),))))
+    if last and numpy and last.first_numpy and vkey(numpy) < vkey(last.first_numpy):
+        found.append(Violation(0, True, BIT["numpy"] | BIT["python"], Reason(
+            f"Python {python} has numpy wheels from numpy {last.first_numpy} on (an older one would have to build "
+            "from source)", (cites.wheels(last),))))
     return PySide(flavour, theano, python, numpy, scipy, verified, tuple(found))
 
 
