@@ -265,6 +265,8 @@ def test_bad_inputs_are_usage_errors(inputs: dict[str, Any], message: str) -> No
 @pytest.mark.parametrize("arch, cc", [("sm_75", "7.5"), ("compute_86", "8.6"), ("7.0", "7.0"), ("sm_120", "12.0")])
 def test_arch_spellings(arch: str, cc: str) -> None:
     assert build(arch=arch).cc == cc
+    conflict = resolve(build(arch=arch, cuda="8.0")).conflicts[0]  # labelled as typed option, never as --gpu
+    assert f"--arch sm_{cc.replace('.', '')}" in conflict.inputs, conflict.inputs
 
 
 @pytest.mark.parametrize("typed, theano", [("pymc", "pymc-1.1.2"), ("Theano-PyMC==1.1.2", "pymc-1.1.2"),
