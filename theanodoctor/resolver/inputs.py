@@ -178,6 +178,7 @@ def build(*, os: str | None = None, python: str | None = None, numpy: str | None
         os=norm_os(os), python=minor_version(python, "--python"), numpy=exact_version(numpy, "--numpy"),
         theano=theano, cuda=cuda_version(cuda),
         # --arch as sm_XY whatever its spelling (7.5, 75, compute_75): explanations label it --arch by that prefix
-        cudnn=exact_version(cudnn, "--cudnn"), gpu=gpu or ("sm_" + (cc or "").replace(".", "") if arch else None), cc=cc,
+        cudnn=exact_version(cudnn, "--cudnn"), cc=cc,
+        gpu=gpu or ("sm_" + (cc or "").replace(".", "") if arch else None),
         driver=driver_version(driver), cpu_only=cpu_only, host_os=norm_os(host_os) or "linux",
     )
