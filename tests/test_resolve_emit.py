@@ -79,6 +79,17 @@ def test_write_new_is_atomic_and_never_overwrites_unasked(tmp_path: Path) -> Non
     assert [p.name for p in folder.iterdir()] == ["environment.yml"]  # no temp file left
 
 
+def test_write_new_never_clobbers_a_file_created_after_its_check(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "environment.yml"
+    target.write_text("someone else's\n")
+    monkeypatch.setattr(emit.os.path, "lexists", lambda _: False)  # the file appears right after the check
+    with pytest.raises(Exception, match="exists; use --force"):
+        emit.write_new(str(target), "ours\n")
+    assert target.read_text() == "someone else's\n"
+    assert [p.name for p in tmp_path.iterdir() if p.name != "home"] == ["environment.yml"]
+
+
 def test_output_that_is_a_folder_is_a_usage_error_even_with_force(tmp_path: Path) -> None:
     folder = tmp_path / "out"
     folder.mkdir()

@@ -96,8 +96,24 @@ def write_new(path: str, text: str, force: bool = False) -> None:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, path)
+        if force:
+            os.replace(tmp, path)
+        else:
+            _link_new(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def _link_new(tmp: str, path: str) -> None:
+    """Move ``tmp`` to ``path`` unless ``path`` appeared since the check (a hard link never replaces
+    a file; os.replace would); where hard links are refused, the rename after the check it is."""
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise Failure(f"{path} exists; use --force to replace it", 2) from None
+    except OSError:
+        os.replace(tmp, path)
+        return
+    os.unlink(tmp)
