@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import configparser
+import os
 from pathlib import Path
 
 import pytest
@@ -77,6 +78,12 @@ def test_write_new_is_atomic_and_never_overwrites_unasked(tmp_path: Path) -> Non
     emit.write_new(str(target), "two\n", force=True)
     assert target.read_text() == "two\n"
     assert [p.name for p in folder.iterdir()] == ["environment.yml"]  # no temp file left
+    umask = os.umask(0o022)
+    try:
+        emit.write_new(str(folder / "requirements.txt"), "numpy==1.16.6\n")
+    finally:
+        os.umask(umask)
+    assert (folder / "requirements.txt").stat().st_mode & 0o777 == 0o644  # not mkstemp's 0600
 
 
 def test_write_new_never_clobbers_a_file_created_after_its_check(tmp_path: Path,

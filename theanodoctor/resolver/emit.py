@@ -92,6 +92,9 @@ def write_new(path: str, text: str, force: bool = False) -> None:
         raise Failure(f"{folder} is not a folder", 2)
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".theanodoctor-", suffix=".tmp")
     try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it 0600; an emitted file is an ordinary file
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
             fh.flush()
