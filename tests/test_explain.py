@@ -76,6 +76,7 @@ def test_stdin_and_dash_read_the_same_log(tmp_path):
     (["explain", "missing.log"], "cannot read"),
     (["explain", "EMPTY"], "empty"),
     (["explain", "--text", ""], "empty"),
+    (["explain", "--text", "  \n\t\n   "], "empty"),  # whitespace only: was exit 1 "no known cause"
 ])
 def test_usage_errors_exit_2_with_json_on_every_path(tmp_path, args, needle):
     (tmp_path / "LOG").write_text("x\n")

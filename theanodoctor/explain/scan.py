@@ -88,7 +88,10 @@ class Scanner:
     def _block(self, block: list[tuple[int, str]]) -> None:
         texts = [t for _, t in block]
         self.result.lines = block[-1][0]
-        self.result.nonblank += len(texts) - texts.count("")
+        blank = texts.count("")
+        if not self.result.nonblank and blank < len(texts) and "".join(texts).isspace():
+            blank = len(texts)  # only spaces and tabs so far: still nothing to explain
+        self.result.nonblank += len(texts) - blank
         lowered = "\n".join(texts).lower()
         starts = list(accumulate((len(t) + 1 for t in texts), initial=0))
         # Context only needs to be seen somewhere, not located.
