@@ -6,6 +6,7 @@ from __future__ import annotations
 import codecs
 import io
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -69,6 +70,18 @@ def test_stdin_and_dash_read_the_same_log(tmp_path):
                               input=path.read_bytes(), capture_output=True, timeout=60)
         assert proc.returncode == 0
         assert _causes(json.loads(proc.stdout)) == ["numpy-bool-alias"]
+
+
+def test_closed_stdin_is_a_usage_error():
+    import subprocess
+    import sys
+
+    for args in (["-"], []):  # `theanodoctor explain <&-`: sys.stdin is None (was an internal error, exit 3)
+        proc = subprocess.run([sys.executable, "-m", "theanodoctor", "explain", *args, "-f", "json"],
+                              stdin=None, capture_output=True, timeout=60, close_fds=True,
+                              preexec_fn=lambda: os.close(0))
+        assert proc.returncode == 2, proc.stderr
+        assert "stdin is closed" in json.loads(proc.stdout)["error"]["message"]
 
 
 @pytest.mark.parametrize("args, needle", [

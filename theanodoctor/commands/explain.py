@@ -25,6 +25,8 @@ def _open(logfile: str | None, text: str | None) -> BinaryIO:
     if text is not None:
         return io.BytesIO(text.encode("utf-8", errors="replace"))
     if logfile in (None, "-"):
+        if sys.stdin is None:  # started with stdin closed (`<&-`, some service managers)
+            raise click.UsageError("no log given and stdin is closed: pass LOGFILE or --text \"...\"")
         if logfile is None and sys.stdin.isatty():
             raise click.UsageError("no log given: pass LOGFILE, `-` (or a pipe) for stdin, or --text \"...\"")
         return sys.stdin.buffer
