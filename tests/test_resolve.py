@@ -183,6 +183,13 @@ def test_conflicts_are_explained(inputs: dict[str, Any], conflict: list[str], wh
         assert any(way in w for w in first.ways_out), (way, first.ways_out)
 
 
+def test_a_cudnn_the_tables_lack_is_a_conflict_not_ignored() -> None:
+    # Was resolved (exit 0) with CUDA 13.3 and no cuDNN: CUDAs without a cuDNN 5-7 build skipped the check.
+    res = resolve(build(cudnn="7.6.9"))
+    assert not res.resolved
+    assert any("no builds row for cuDNN 7.6.9" in r.text for r in res.conflicts[0].why)
+
+
 def test_numpy_newer_than_the_python_has() -> None:
     res = resolve(build(cpu_only=True, python="3.7", numpy="1.22.4"))
     assert not res.resolved

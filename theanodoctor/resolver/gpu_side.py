@@ -162,7 +162,7 @@ def gpu_side(os_name: str, cuda: str | None, cudnn: str | None, row: kb_libs.Cud
         found.append(Violation(0, True, BIT["os"] | BIT["device"], Reason(
             "the tables know CUDA drivers for Linux and Windows only (profiles/cuda_driver.yaml); "
             "on macOS the resolver offers CPU-only stacks")))
-    if cudnn and row is not best_cudnn(cuda):
+    if cudnn and (row is None or row is not best_cudnn(cuda)):  # a cuDNN the tables lack is checked too
         found += _cudnn_rules(cuda, cudnn, row)
     found += _gpu_rules(cuda, cons)
     if os_name != "macos" and cons.driver:
