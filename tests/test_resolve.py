@@ -183,6 +183,11 @@ def test_conflicts_are_explained(inputs: dict[str, Any], conflict: list[str], wh
         assert any(way in w for w in first.ways_out), (way, first.ways_out)
 
 
+def test_cudnn_with_its_build_number_is_that_cudnn() -> None:
+    res = resolve(build(cudnn="7.6.5.32"))  # as in cudnn-10.2-windows10-x64-v7.6.5.32.zip
+    assert res.resolved and _pins(res)["cudnn"] == "7.6.5" and _pins(res)["cuda"] == "10.2"
+
+
 def test_a_cudnn_the_tables_lack_is_a_conflict_not_ignored() -> None:
     # Was resolved (exit 0) with CUDA 13.3 and no cuDNN: CUDAs without a cuDNN 5-7 build skipped the check.
     res = resolve(build(cudnn="7.6.9"))
@@ -258,6 +263,7 @@ def test_blackwell_is_beyond_libgpuarray() -> None:
     ({"arch": "sm_99"}, "not a GPU architecture"),
     ({"cuda": "10.3"}, "not a CUDA release"),
     ({"cuda": "11"}, "'11' is not a version like 10.2"),
+    ({"cudnn": "7"}, "'7' is not a version like 7.6.5"),
     ({"python": "three"}, "is not a version"),
     ({"os": "beos"}, "use windows, linux or macos"),
     ({"gpu": "RTX 3090", "arch": "sm_86"}, "exclude each other"),

@@ -83,12 +83,18 @@ def minor_version(value: str | None, option: str, example: str = "3.7") -> str |
     return f"{int(match.group(1))}.{int(match.group(2))}"
 
 
-def exact_version(value: str | None, option: str) -> str | None:
+def exact_version(value: str | None, option: str, example: str = "1.16.6") -> str | None:
     if value is None:
         return None
     if not re.fullmatch(r"\d+(\.\d+)+", value.strip()):
-        raise InputError(f"{option} {value!r} is not a version like 1.16.6")
+        raise InputError(f"{option} {value!r} is not a version like {example}")
     return value.strip()
+
+
+def cudnn_version(value: str | None) -> str | None:
+    """"7.6.5.32" (the build number in NVIDIA's file names, cudnn-10.2-windows10-x64-v7.6.5.32) -> "7.6.5"."""
+    version = exact_version(value, "--cudnn", "7.6.5")
+    return ".".join(version.split(".")[:3]) if version else None
 
 
 def cuda_version(value: str | None) -> str | None:
@@ -178,7 +184,7 @@ def build(*, os: str | None = None, python: str | None = None, numpy: str | None
         os=norm_os(os), python=minor_version(python, "--python"), numpy=exact_version(numpy, "--numpy"),
         theano=theano, cuda=cuda_version(cuda),
         # --arch as sm_XY whatever its spelling (7.5, 75, compute_75): explanations label it --arch by that prefix
-        cudnn=exact_version(cudnn, "--cudnn"), cc=cc,
+        cudnn=cudnn_version(cudnn), cc=cc,
         gpu=gpu or ("sm_" + (cc or "").replace(".", "") if arch else None),
         driver=driver_version(driver), cpu_only=cpu_only, host_os=norm_os(host_os) or "linux",
     )
