@@ -131,6 +131,30 @@ def test_encoding_is_sniffed(data, encoding):
     assert list(numbered_lines(io.BytesIO(data))) == [(1, "nvrtc")]
 
 
+class _Trickle(io.RawIOBase):
+    """A pipe that hands out one byte per read, as a slow writer's pipe can."""
+
+    def __init__(self, data):
+        self.data = data
+
+    def readable(self):
+        return True
+
+    def readinto(self, buffer):
+        if not self.data or not len(buffer):
+            return 0
+        buffer[0], self.data = self.data[0], self.data[1:]
+        return 1
+
+
+def test_encoding_is_sniffed_when_the_first_bytes_arrive_one_by_one():
+    text = "ERROR (theano.gpuarray): pygpu was configured but could not be imported\r\nline two\r\n"
+    for data in (codecs.BOM_UTF16_LE + text.encode("utf-16-le"), text.encode("utf-16-le"), b"ab", b""):
+        expected = [(i + 1, t) for i, t in enumerate(data.decode("utf-16" if b"\0" in data else "utf-8")
+                                                     .splitlines())]
+        assert list(numbered_lines(_Trickle(data))) == expected
+
+
 def test_long_lines_come_in_pieces_with_one_number_and_bad_bytes_are_replaced():
     data = b"a" * 40 + b"\xff\xfe tail\r\nsecond\rthird\n"
     lines = list(numbered_lines(io.BytesIO(data), max_line=16))

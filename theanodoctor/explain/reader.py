@@ -10,7 +10,7 @@ from __future__ import annotations
 import codecs
 import io
 from collections.abc import Iterator
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 MAX_LINE = 16_384
 CHUNK = 1 << 20  # characters read at a time
@@ -29,9 +29,29 @@ def sniff_encoding(head: bytes) -> str:
     return "utf-8"
 
 
+class _Prefixed(io.RawIOBase):
+    """Bytes already read (the sniffed head), then the rest of the stream."""
+
+    def __init__(self, head: bytes, rest: Any) -> None:  # an io.BufferedReader
+        self.head, self.rest = head, rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = self.head[:len(buffer)] or self.rest.read1(len(buffer))
+        self.head = self.head[len(data):] if self.head else b""
+        buffer[:len(data)] = data
+        return len(data)
+
+
 def _text(stream: BinaryIO) -> io.TextIOWrapper:
     buffered = stream if isinstance(stream, io.BufferedReader) else io.BufferedReader(stream)  # type: ignore[arg-type,type-var]
-    return io.TextIOWrapper(buffered, encoding=sniff_encoding(buffered.peek(4)[:4]), errors="replace", newline=None)
+    head = buffered.peek(4)[:4]
+    if len(head) < 4:  # a pipe may hand out its first bytes one at a time: wait for 4 (or the end)
+        head = buffered.read(4)
+        buffered = io.BufferedReader(_Prefixed(head, buffered))
+    return io.TextIOWrapper(buffered, encoding=sniff_encoding(head), errors="replace", newline=None)
 
 
 def _cap(block: list[tuple[int, str]], max_line: int) -> list[tuple[int, str]]:
