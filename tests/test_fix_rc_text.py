@@ -45,6 +45,13 @@ def test_set_on_a_file_without_final_newline() -> None:
     assert rc.text() == "[global]\ndevice = cpu\nfloatX = float32\n"
 
 
+def test_set_keeps_a_last_line_without_newline_and_same_indented_neighbours() -> None:
+    rc = RcText("[global]\n  floatX = float64\n  device = gpu")
+    rc.set("global", "floatX", "float32")
+    rc.set("global", "device", "cuda")
+    assert rc.text() == "[global]\n  floatX = float32\n  device = cuda"
+
+
 def test_remove_option_and_continuation_and_empty_section() -> None:
     rc = RcText("[global]\ndevice = cuda\n\n[lib]\ncnmem = 0.8\n  more\n\n[dnn]\nenabled = False\n")
     assert rc.remove("lib", "cnmem")
