@@ -32,13 +32,15 @@ DEVICE_KEYS = ("device", "init_gpu_device")
 
 
 def fix_device(ctx: Context, draft: Draft) -> None:
-    for key in DEVICE_KEYS:
-        value = draft.rc.get("global", key)
-        if value and value.startswith("gpu"):
-            new = "cuda" + value[len("gpu"):]
-            draft.rc.set("global", key, new)
-            draft.note("theanorc-device", f"[global] {key} = {value} -> {new} (the old GPU back-end was removed "
-                                          "in Theano 1.0; `device=cuda*` is the gpuarray back-end)")
+    # configparser hands Theano a [DEFAULT] value for every section that lacks its own.
+    for sect in ("global", "DEFAULT"):
+        for key in DEVICE_KEYS:
+            value = draft.rc.get(sect, key)
+            if value and value.startswith("gpu"):
+                new = "cuda" + value[len("gpu"):]
+                draft.rc.set(sect, key, new)
+                draft.note("theanorc-device", f"[{sect}] {key} = {value} -> {new} (the old GPU back-end was "
+                                              "removed in Theano 1.0; `device=cuda*` is the gpuarray back-end)")
 
 
 def fix_obsolete(ctx: Context, draft: Draft) -> None:

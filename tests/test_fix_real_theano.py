@@ -78,3 +78,34 @@ def test_numpy123_imports_after_the_blas_ldflags_repair(legacy_python: Callable[
     assert worked.stdout.split()[-1] == "''"
     assert fix(tmp_path / "state", "--undo").code == 0
     assert not rc.exists()
+
+
+# Layouts Theano's configparser reads but a line editor can miss: old Mac (CR-only) line
+# endings with no final newline, an indented first option (configparser takes it as an option,
+# and a same-indented line after it as another one), `device` set in [DEFAULT].
+LAYOUTS = {
+    "cr-only": (b"# c\r[global]\rdevice = gpu1\rfloatX = float32\r[lib]\rcnmem = 0.5",
+                b"# c\r[global]\rdevice = cuda1\rfloatX = float32\r\r[gpuarray]\rpreallocate = 0.5\r", "cuda1"),
+    "indented": (b"[global]\n\tdevice = gpu\n\tfloatX\t=\tfloat32\n",
+                 b"[global]\n\tdevice = cuda\n\tfloatX\t=\tfloat32\n", "cuda"),
+    "default-section": (b"[DEFAULT]\ndevice = gpu0\n[global]\nfloatX = float32\n",
+                        b"[DEFAULT]\ndevice = cuda0\n[global]\nfloatX = float32\n", "cuda0"),
+}
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_theano_reads_the_device_repaired_in_any_layout(legacy_python: Callable[[str], str], theano_home: Path,
+                                                        tmp_path: Path, layout: str) -> None:
+    python = legacy_python("healthy37")
+    original, fixed, device = LAYOUTS[layout]
+    rc = tmp_path / "theanorc"
+    rc.write_bytes(original)
+    assert "old GPU back-end" in _python_with(python, "import theano", rc).stderr  # Theano reads the gpu value
+    run = fix(tmp_path / "state", "--python", python, "--yes", "--format", "json", env={"THEANORC": str(rc)})
+    assert run.code == 0, run.err + run.out
+    assert rc.read_bytes() == fixed
+    read = _python_with(python, READ, rc)
+    assert read.returncode == 0, read.stderr[-2000:]
+    assert read.stdout.split()[-3:-1] == [device, "float32"]
+    assert fix(tmp_path / "state", "--undo").code == 0
+    assert rc.read_bytes() == original
