@@ -68,7 +68,14 @@ def plan_rc(ctx: Context) -> tuple[list[Action], list[Note]]:
                 if ctx.wants(fix_id):
                     writer(ctx, draft)
         action = draft.action()
-        if action:
+        if action and os.path.islink(path):
+            # A write replaces the link with a file (a dotfile manager's link is lost) and editing
+            # the target changes a file that may be shared or managed elsewhere: say so instead.
+            real = os.path.realpath(path)
+            notes.append(Note(action.fix_ids[0], f"refused: {path} is a symbolic link to {real}; not edited "
+                                                 f"through the link (planned: {'; '.join(action.notes)}). Edit "
+                                                 f"{real} by hand, or run fix with THEANORC={real}"))
+        elif action:
             actions.append(action)
     return actions, notes
 

@@ -114,3 +114,17 @@ def test_asks_on_a_terminal(tmp_path: Path) -> None:
     code, said = _on_a_terminal(args, b"y\n", env)
     assert code == 0, said.decode(errors="replace")
     assert (home / ".theanorc.txt").read_bytes() == b"[global]\r\ndevice = cuda\r\n"
+
+
+def test_a_config_file_that_is_a_symlink_is_refused_not_replaced(tmp_path: Path) -> None:
+    snap, _, home = windows_tree(tmp_path, rc_text=RC)
+    real = tmp_path / "dotfiles" / "theanorc.txt"
+    real.parent.mkdir()
+    os.replace(home / ".theanorc.txt", real)
+    (home / ".theanorc.txt").symlink_to(real)
+    run = fix(tmp_path / "state", "--from", str(snap), "--yes", "--format", "json")
+    assert run.code == 1, run.err + run.out
+    refused = [n for n in run.json()["notes"] if n["refused"]]
+    assert refused and refused[0]["fix_id"] == "theanorc-device"
+    assert str(real) in refused[0]["message"] and "device = gpu -> cuda" in refused[0]["message"]
+    assert os.readlink(home / ".theanorc.txt") == str(real) and real.read_bytes() == RC
