@@ -77,7 +77,10 @@ class RcText:
                 and _HEADER.match(self.lines[ln.at].rstrip("\r\n"))] if self.lines else []
 
     def find(self, section: str, option: str) -> Line | None:
-        return next((ln for ln in self.parsed() if ln.section == section and ln.key == option.lower()), None)
+        """The option's last occurrence: the one Python 2's configparser lets win when a section
+        or option repeats (Python 3's refuses such a file; editing the last one keeps it as bad)."""
+        found = [ln for ln in self.parsed() if ln.section == section and ln.key == option.lower()]
+        return found[-1] if found else None
 
     def get(self, section: str, option: str) -> str | None:
         found = self.find(section, option)

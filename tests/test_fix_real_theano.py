@@ -109,3 +109,19 @@ def test_theano_reads_the_device_repaired_in_any_layout(legacy_python: Callable[
     assert read.stdout.split()[-3:-1] == [device, "float32"]
     assert fix(tmp_path / "state", "--undo").code == 0
     assert rc.read_bytes() == original
+
+
+def test_python2_theano_reads_the_repaired_repeated_section(legacy_python: Callable[[str], str],
+                                                             theano_home: Path, tmp_path: Path) -> None:
+    # Python 2's configparser merges a repeated [global] and the later value wins: the repair
+    # must edit that one (Python 3's refuses the file either way).
+    python = legacy_python("py27")
+    rc = tmp_path / "theanorc"
+    original = b"[global]\ndevice = cuda\nfloatX = float32\n[global]\ndevice = gpu\n"
+    rc.write_bytes(original)
+    assert "old GPU back-end" in _python_with(python, "import theano", rc).stderr
+    run = fix(tmp_path / "state", "--python", python, "--yes", "--format", "json", env={"THEANORC": str(rc)})
+    assert run.code == 0, run.err + run.out
+    assert rc.read_bytes() == original[:-4] + b"cuda\n"
+    read = _python_with(python, "import theano; print(theano.config.device)", rc)
+    assert read.stdout.split()[-1:] == ["cuda"], read.stderr[-2000:]
