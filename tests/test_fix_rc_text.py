@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import configparser
+from pathlib import Path
 
 import pytest
 from theanodoctor.fixes.rc_draft import Draft
@@ -128,3 +129,16 @@ def test_state_folder_follows_xdg_and_the_override(monkeypatch: pytest.MonkeyPat
     assert state_dir() == "/y"
     first, second = new_run_id(), new_run_id()
     assert first <= second
+
+
+def test_preview_marks_a_missing_final_newline_and_shows_cr_only_lines_as_lines(tmp_path: Path) -> None:
+    path = tmp_path / ".theanorc"
+    path.write_bytes(b"[global]\rfloatX = float32\r[lib]\rcnmem = 0.8")
+    draft = Draft.read(str(path))
+    draft.rc.remove_section("lib")
+    draft.rc.set("global", "device", "cuda")
+    draft.note("theanorc-obsolete", "test")
+    action = draft.action()
+    assert action is not None and "\r" not in action.preview
+    assert action.preview.splitlines()[-5:] == [
+        " floatX = float32", "-[lib]", "-cnmem = 0.8", "\\ No newline at end of file", "+device = cuda"]
