@@ -15,7 +15,7 @@ from typing import NamedTuple
 # Lines end in \r\n, \n or a lone \r: Theano's configparser opens the file in text mode
 # (universal newlines), so an old Mac-style file is read line by line too.
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
-_HEADER = re.compile(r"\[(?P<name>[^\]]+)\]\s*$")
+_HEADER = re.compile(r"\[(?P<name>[^\]]+)\]")  # configparser's SECTCRE: text after the "]" is ignored
 _OPTION = re.compile(r"(?P<key>[ \t]*[^=:\s][^=:]*?)(?P<sep>\s*[=:]\s*)(?P<value>.*?)(?P<end>\r\n|\r|\n|)$", re.S)
 INLINE_COMMENT = re.compile(r"(^|\s)[#;]")  # the same rule checks/config_values.py judges by
 

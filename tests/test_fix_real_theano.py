@@ -81,13 +81,17 @@ def test_numpy123_imports_after_the_blas_ldflags_repair(legacy_python: Callable[
 
 
 # Layouts Theano's configparser reads but a line editor can miss: old Mac (CR-only) line
-# endings with no final newline, an indented first option (configparser takes it as an option,
-# and a same-indented line after it as another one), `device` set in [DEFAULT].
+# endings with no final newline, a comment after a section header, an indented first option
+# (configparser takes it as an option, and a same-indented line after it as another one),
+# `device` set in [DEFAULT].
 LAYOUTS = {
     "cr-only": (b"# c\r[global]\rdevice = gpu1\rfloatX = float32\r[lib]\rcnmem = 0.5",
                 b"# c\r[global]\rdevice = cuda1\rfloatX = float32\r\r[gpuarray]\rpreallocate = 0.5\r", "cuda1"),
     "indented": (b"[global]\n\tdevice = gpu\n\tfloatX\t=\tfloat32\n",
                  b"[global]\n\tdevice = cuda\n\tfloatX\t=\tfloat32\n", "cuda"),
+    "header-comment": (b"[global]   # main settings\ndevice = gpu\nfloatX = float32\n[lib] ; old\ncnmem = 0.4\n",
+                       b"[global]   # main settings\ndevice = cuda\nfloatX = float32\n\n[gpuarray]\npreallocate = 0.4\n",
+                       "cuda"),
     "default-section": (b"[DEFAULT]\ndevice = gpu0\n[global]\nfloatX = float32\n",
                         b"[DEFAULT]\ndevice = cuda0\n[global]\nfloatX = float32\n", "cuda0"),
 }
