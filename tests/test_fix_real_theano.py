@@ -89,9 +89,8 @@ LAYOUTS = {
                 b"# c\r[global]\rdevice = cuda1\rfloatX = float32\r\r[gpuarray]\rpreallocate = 0.5\r", "cuda1"),
     "indented": (b"[global]\n\tdevice = gpu\n\tfloatX\t=\tfloat32\n",
                  b"[global]\n\tdevice = cuda\n\tfloatX\t=\tfloat32\n", "cuda"),
-    "header-comment": (b"[global]   # main settings\ndevice = gpu\nfloatX = float32\n[lib] ; old\ncnmem = 0.4\n",
-                       b"[global]   # main settings\ndevice = cuda\nfloatX = float32\n\n[gpuarray]\npreallocate = 0.4\n",
-                       "cuda"),
+    "header-comment": (b"[global]  # main\ndevice = gpu\nfloatX = float32\n[lib] ; old\ncnmem = 0.4\n",
+                       b"[global]  # main\ndevice = cuda\nfloatX = float32\n\n[gpuarray]\npreallocate = 0.4\n", "cuda"),
     "default-section": (b"[DEFAULT]\ndevice = gpu0\n[global]\nfloatX = float32\n",
                         b"[DEFAULT]\ndevice = cuda0\n[global]\nfloatX = float32\n", "cuda0"),
 }
