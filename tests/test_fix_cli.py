@@ -128,3 +128,15 @@ def test_a_config_file_that_is_a_symlink_is_refused_not_replaced(tmp_path: Path)
     assert refused and refused[0]["fix_id"] == "theanorc-device"
     assert str(real) in refused[0]["message"] and "device = gpu -> cuda" in refused[0]["message"]
     assert os.readlink(home / ".theanorc.txt") == str(real) and real.read_bytes() == RC
+
+
+def test_a_target_whose_probe_cannot_run_is_not_reported_as_nothing_to_fix(tmp_path: Path) -> None:
+    not_python = tmp_path / "python"  # runs, but is no Python: the probe crashes
+    not_python.write_text("#!/bin/sh\necho garbage\nexit 1\n")
+    not_python.chmod(0o755)
+    run = fix(tmp_path / "state", "--python", str(not_python), "--yes", "--format", "json")
+    assert run.code == 3, run.err + run.out
+    doc = run.json()
+    assert doc["exit_code"] == 3 and [c["id"] for c in doc["unfinished_checks"]] == ["target-probe"]
+    text = fix(tmp_path / "state", "--python", str(not_python), "--dry-run")
+    assert text.code == 3 and "target-probe could not finish" in text.err
