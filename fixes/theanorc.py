@@ -58,7 +58,8 @@ def plan_rc(ctx: Context) -> tuple[list[Action], list[Note]]:
             continue
         draft = Draft.read(path)
         if not draft.editable:
-            notes.append(Note("theanorc-encoding", f"{path} is in an encoding the doctor cannot read; not edited"))
+            notes.append(Note("theanorc-encoding", f"refused: {path} is neither UTF-8 nor UTF-16, so its repairs "
+                                                   "cannot be made safely; not edited (re-save it as UTF-8)"))
             continue
         for fix_id, repair in REPAIRS:
             if ctx.wants(fix_id):

@@ -140,3 +140,12 @@ def test_a_target_whose_probe_cannot_run_is_not_reported_as_nothing_to_fix(tmp_p
     assert doc["exit_code"] == 3 and [c["id"] for c in doc["unfinished_checks"]] == ["target-probe"]
     text = fix(tmp_path / "state", "--python", str(not_python), "--dry-run")
     assert text.code == 3 and "target-probe could not finish" in text.err
+
+
+def test_a_config_file_in_a_legacy_8_bit_encoding_is_refused_untouched(tmp_path: Path) -> None:
+    latin1 = "# réglages\r\n[global]\r\ndevice = gpu\r\n".encode("latin-1")
+    snap, _, home = windows_tree(tmp_path, rc_text=latin1)
+    run = fix(tmp_path / "state", "--from", str(snap), "--yes", "--format", "json")
+    assert run.code == 1, run.err + run.out
+    assert [n["fix_id"] for n in run.json()["notes"] if n["refused"]] == ["theanorc-encoding"]
+    assert (home / ".theanorc.txt").read_bytes() == latin1
