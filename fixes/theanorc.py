@@ -56,6 +56,10 @@ def plan_rc(ctx: Context) -> tuple[list[Action], list[Note]]:
             # A snapshot from another machine: its files are not here to edit.
             notes.append(Note("theanorc-write", f"{path} is not on this machine: its repairs cannot be planned here"))
             continue
+        if os.path.lexists(path) and not os.path.isfile(path):  # configparser skips it; so does the doctor
+            notes.append(Note("theanorc-write", f"{path} is not a regular file (a folder?); Theano skips it, and "
+                                                "it is not edited"))
+            continue
         draft = Draft.read(path)
         if not draft.editable:
             notes.append(Note("theanorc-encoding", f"refused: {path} is neither UTF-8 nor UTF-16, so its repairs "

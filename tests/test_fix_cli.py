@@ -149,3 +149,12 @@ def test_a_config_file_in_a_legacy_8_bit_encoding_is_refused_untouched(tmp_path:
     assert run.code == 1, run.err + run.out
     assert [n["fix_id"] for n in run.json()["notes"] if n["refused"]] == ["theanorc-encoding"]
     assert (home / ".theanorc.txt").read_bytes() == latin1
+
+
+def test_a_config_path_that_is_a_folder_is_left_alone_without_a_crash(tmp_path: Path) -> None:
+    snap, _, home = windows_tree(tmp_path)
+    (home / ".theanorc.txt").mkdir()
+    run = fix(tmp_path / "state", "--from", str(snap), "--yes", "--format", "json", "--only", "theanorc-device")
+    assert run.code == 0, run.err + run.out
+    assert any("not a regular file" in n["message"] for n in run.json()["notes"])
+    assert (home / ".theanorc.txt").is_dir()
