@@ -33,6 +33,7 @@ class Draft:
             self.rc = RcText(self.rc.text()[1:])  # utf-16 decoding keeps no BOM; utf-8-sig may
         self.to_utf8 = False
         self.changes: list[tuple[str, str]] = []  # (fix id, what)
+        self.refusals: list[tuple[str, str]] = []  # (fix id, why a wanted change is not made)
 
     @classmethod
     def read(cls, path: str) -> Draft:

@@ -80,7 +80,13 @@ def _carry_cnmem(ctx: Context, draft: Draft, value: str) -> str:
 def fix_pymc_names(ctx: Context, draft: Draft) -> None:
     if registry(ctx.facts).sep != "__":
         return
-    for name in draft.rc.sections():
+    sections = draft.rc.sections()
+    for name in sections:
+        if "." in name and name.replace(".", "__") in sections:
+            # A second [dnn__conv] makes configparser refuse the whole file: worse than now.
+            draft.refusals.append(("theanorc-pymc-names", f"[{name}] and [{name.replace('.', '__')}] are both in "
+                                   f"{draft.path}: renaming would repeat a section; move [{name}]'s options by hand"))
+            continue
         if "." in name and draft.rc.rename_section(name, name.replace(".", "__")):
             draft.note("theanorc-pymc-names", f"[{name}] -> [{name.replace('.', '__')}] (Theano-PyMC's "
                                               "`__` names for nested sections)")

@@ -72,6 +72,7 @@ def plan_rc(ctx: Context) -> tuple[list[Action], list[Note]]:
             for fix_id, writer in WRITERS:
                 if ctx.wants(fix_id):
                     writer(ctx, draft)
+        notes += [Note(fix_id, f"refused: {why}") for fix_id, why in draft.refusals]
         action = draft.action()
         if action and os.path.islink(path):
             # A write replaces the link with a file (a dotfile manager's link is lost) and editing

@@ -128,3 +128,19 @@ def test_python2_theano_reads_the_repaired_repeated_section(legacy_python: Calla
     assert rc.read_bytes() == original[:-4] + b"cuda\n"
     read = _python_with(python, "import theano; print(theano.config.device)", rc)
     assert read.stdout.split()[-1:] == ["cuda"], read.stderr[-2000:]
+
+
+def test_pymc_rename_never_repeats_a_section_theano_pymc_then_refuses(legacy_python: Callable[[str], str],
+                                                                       theano_home: Path, tmp_path: Path) -> None:
+    python = legacy_python("pymc39")
+    rc = tmp_path / "theanorc"
+    original = b"[dnn__conv]\nalgo_bwd_data = deterministic\n[dnn.conv]\nalgo_fwd = time_once\n"
+    rc.write_bytes(original)
+    code = "import theano; print(theano.config.dnn__conv__algo_bwd_data)"
+    assert _python_with(python, code, rc).stdout.split()[-1:] == ["deterministic"]
+    run = fix(tmp_path / "state", "--python", python, "--yes", "--format", "json", env={"THEANORC": str(rc)})
+    assert run.code == 1, run.err + run.out
+    assert [n["fix_id"] for n in run.json()["notes"] if n["refused"]] == ["theanorc-pymc-names"]
+    assert rc.read_bytes() == original
+    read = _python_with(python, code, rc)
+    assert read.stdout.split()[-1:] == ["deterministic"], read.stderr[-2000:]  # still readable
