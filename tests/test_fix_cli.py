@@ -158,3 +158,11 @@ def test_a_config_path_that_is_a_folder_is_left_alone_without_a_crash(tmp_path: 
     assert run.code == 0, run.err + run.out
     assert any("not a regular file" in n["message"] for n in run.json()["notes"])
     assert (home / ".theanorc.txt").is_dir()
+
+
+def test_text_never_says_nothing_to_fix_when_a_repair_was_refused(tmp_path: Path) -> None:
+    latin1 = "# réglages\n[global]\ndevice = gpu\n".encode("latin-1")
+    snap, _, _ = windows_tree(tmp_path, rc_text=latin1)
+    run = fix(tmp_path / "state", "--from", str(snap), "--yes", "--only", "theanorc-device")
+    assert run.code == 1, run.err + run.out
+    assert "Nothing to fix" not in run.out and "Nothing applied: 1 repair refused" in run.out
