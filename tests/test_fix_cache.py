@@ -173,3 +173,20 @@ def test_lock_of_unknown_state_is_refused_by_name_and_forced(compiled: tuple[str
     run = fix(tmp_path / "state", *args, "--force", env=_flags(base))
     assert run.code == 0, run.err + run.out
     assert not (copy / "lock_dir").exists() and not _modules(copy)
+
+
+def test_unlock_never_follows_a_symlinked_lock_dir_out(compiled: tuple[str, Path], tmp_path: Path) -> None:
+    python, compiledir = compiled
+    base = tmp_path / "base"
+    base.mkdir()
+    copy = _copy_into(compiledir, base)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "lock").write_text(f"999999_1234567890_{socket.gethostname()}\n")  # a dead owner's line
+    (copy / "lock_dir").symlink_to(elsewhere)
+    before = listing(elsewhere)
+    run = fix(tmp_path / "state", "--python", python, "--only", "cache-unlock", "--yes", "--format", "json",
+              env=_flags(base))
+    assert run.code == 1, run.err + run.out
+    assert [s["status"] for s in run.json()["steps"]] == ["skipped"]
+    assert listing(elsewhere) == before and (copy / "lock_dir").is_symlink()
