@@ -166,3 +166,15 @@ def test_text_never_says_nothing_to_fix_when_a_repair_was_refused(tmp_path: Path
     run = fix(tmp_path / "state", "--from", str(snap), "--yes", "--only", "theanorc-device")
     assert run.code == 1, run.err + run.out
     assert "Nothing to fix" not in run.out and "Nothing applied: 1 repair refused" in run.out
+
+
+def test_a_damaged_journal_line_is_skipped_not_a_crash(tmp_path: Path) -> None:
+    snap, _, home = windows_tree(tmp_path, rc_text=RC)
+    state = tmp_path / "state"
+    assert fix(state, "--from", str(snap), "--yes").code == 0
+    (journal,) = state.glob("runs/*/journal.jsonl")
+    with open(journal, "ab") as fh:
+        fh.write(b'{"type": "do\xff\xfe damaged on disk\n')
+    runs = fix(state, "--history", "--format", "json")
+    assert runs.code == 0 and [r["status"] for r in runs.json()["runs"]] == ["complete"], runs.err
+    assert fix(state, "--undo").code == 0 and (home / ".theanorc.txt").read_bytes() == RC
