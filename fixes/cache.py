@@ -25,6 +25,18 @@ def _modules(path: str) -> list[str]:
     return [name for _, name in sorted(found)]
 
 
+def _holder(lock: cdir.LockState) -> str:
+    if lock.pymc_holders and not lock.held:
+        return "process " + ", ".join(map(str, lock.pymc_holders))
+    if lock.owner_pid is None:
+        return "no recorded owner (lock_dir holds no readable lock file; whether it is stale cannot be told)"
+    if lock.alive:
+        return f"process {lock.owner_pid} (alive)"
+    if lock.same_host is False:
+        return f"process {lock.owner_pid} on another host (it cannot be checked from here)"
+    return f"process {lock.owner_pid} (its state cannot be told)"
+
+
 def plan_cache(ctx: Context) -> tuple[list[Action], list[Note]]:
     wanted = [f for f in ("cache-unlock", "cache-clear", "cache-purge") if ctx.wants(f)]
     if not wanted:
@@ -48,11 +60,10 @@ def plan_cache(ctx: Context) -> tuple[list[Action], list[Note]]:
                                   f"{state})", force=ctx.force))
             lock = lock._replace(held=False, alive=None)
         else:
-            notes.append(Note("cache-unlock", f"refused: the lock is held by process {lock.owner_pid}, which "
-                                              + ("is alive" if lock.alive else "cannot be checked from here")))
+            notes.append(Note("cache-unlock", f"refused: the lock is held by {_holder(lock)} (--force overrides)"))
     if lock.live and not ctx.force and {"cache-clear", "cache-purge"} & set(wanted):
-        notes.append(Note("cache-clear", "refused: the compile lock is held by a live process (wait for it, "
-                                         "or --force)"))
+        notes.append(Note("cache-clear", f"refused: the compile lock is held by {_holder(lock)}: it may be "
+                                         "compiling now (wait for it, or --force)"))
         return actions, notes
     if "cache-purge" in wanted:
         actions.append(Action("purge", path, ("cache-purge",), f"delete the compiledir {path} ({proof.why}); "

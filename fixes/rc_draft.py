@@ -15,6 +15,12 @@ from .rc_text import RcText
 _ENCODE = {"utf-8": "utf-8", "utf-8-bom": "utf-8-sig", "utf-16-le": "utf-16", "utf-16-be": "utf-16"}
 
 
+def _lines(text: str) -> list[str]:
+    """Lines for the preview, each ending in \\n whatever the file uses (a lone \\r would
+    rewind the terminal's line)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").splitlines(keepends=True)
+
+
 class Draft:
     def __init__(self, path: str, data: bytes | None) -> None:
         self.path = path
@@ -27,6 +33,7 @@ class Draft:
             self.rc = RcText(self.rc.text()[1:])  # utf-16 decoding keeps no BOM; utf-8-sig may
         self.to_utf8 = False
         self.changes: list[tuple[str, str]] = []  # (fix id, what)
+        self.refusals: list[tuple[str, str]] = []  # (fix id, why a wanted change is not made)
 
     @classmethod
     def read(cls, path: str) -> Draft:
@@ -55,10 +62,9 @@ class Draft:
         if new == self.original:
             return None
         old_text = self._old_text()
-        diff = "".join(difflib.unified_diff(
-            old_text.replace("\r\n", "\n").splitlines(keepends=True),
-            self.rc.text().replace("\r\n", "\n").splitlines(keepends=True),
-            fromfile=f"{self.path} (now)", tofile=f"{self.path} (after)"))
+        diff = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
+                       for line in difflib.unified_diff(_lines(old_text), _lines(self.rc.text()),
+                                                        fromfile=f"{self.path} (now)", tofile=f"{self.path} (after)"))
         verb = "create" if self.original is None else "edit"
         return Action("write", self.path, tuple(dict.fromkeys(f for f, _ in self.changes)),
                       f"{verb} {os.path.basename(self.path)}: " + "; ".join(w for _, w in self.changes),

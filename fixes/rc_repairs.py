@@ -32,13 +32,15 @@ DEVICE_KEYS = ("device", "init_gpu_device")
 
 
 def fix_device(ctx: Context, draft: Draft) -> None:
-    for key in DEVICE_KEYS:
-        value = draft.rc.get("global", key)
-        if value and value.startswith("gpu"):
-            new = "cuda" + value[len("gpu"):]
-            draft.rc.set("global", key, new)
-            draft.note("theanorc-device", f"[global] {key} = {value} -> {new} (the old GPU back-end was removed "
-                                          "in Theano 1.0; `device=cuda*` is the gpuarray back-end)")
+    # configparser hands Theano a [DEFAULT] value for every section that lacks its own.
+    for sect in ("global", "DEFAULT"):
+        for key in DEVICE_KEYS:
+            value = draft.rc.get(sect, key)
+            if value and value.startswith("gpu"):
+                new = "cuda" + value[len("gpu"):]
+                draft.rc.set(sect, key, new)
+                draft.note("theanorc-device", f"[{sect}] {key} = {value} -> {new} (the old GPU back-end was "
+                                              "removed in Theano 1.0; `device=cuda*` is the gpuarray back-end)")
 
 
 def fix_obsolete(ctx: Context, draft: Draft) -> None:
@@ -78,7 +80,13 @@ def _carry_cnmem(ctx: Context, draft: Draft, value: str) -> str:
 def fix_pymc_names(ctx: Context, draft: Draft) -> None:
     if registry(ctx.facts).sep != "__":
         return
-    for name in draft.rc.sections():
+    sections = draft.rc.sections()
+    for name in sections:
+        if "." in name and name.replace(".", "__") in sections:
+            # A second [dnn__conv] makes configparser refuse the whole file: worse than now.
+            draft.refusals.append(("theanorc-pymc-names", f"[{name}] and [{name.replace('.', '__')}] are both in "
+                                   f"{draft.path}: renaming would repeat a section; move [{name}]'s options by hand"))
+            continue
         if "." in name and draft.rc.rename_section(name, name.replace(".", "__")):
             draft.note("theanorc-pymc-names", f"[{name}] -> [{name.replace('.', '__')}] (Theano-PyMC's "
                                               "`__` names for nested sections)")

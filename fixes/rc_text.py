@@ -12,9 +12,11 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-_LINE = re.compile(r"[^\n]*\n|[^\n]+$")
-_HEADER = re.compile(r"\[(?P<name>[^\]]+)\]\s*$")
-_OPTION = re.compile(r"(?P<key>[^=:\s][^=:]*?)(?P<sep>\s*[=:]\s*)(?P<value>.*?)(?P<end>\r?\n?)$", re.S)
+# Lines end in \r\n, \n or a lone \r: Theano's configparser opens the file in text mode
+# (universal newlines), so an old Mac-style file is read line by line too.
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+_HEADER = re.compile(r"\[(?P<name>[^\]]+)\]")  # configparser's SECTCRE: text after the "]" is ignored
+_OPTION = re.compile(r"(?P<key>[ \t]*[^=:\s][^=:]*?)(?P<sep>\s*[=:]\s*)(?P<value>.*?)(?P<end>\r\n|\r|\n|)$", re.S)
 INLINE_COMMENT = re.compile(r"(^|\s)[#;]")  # the same rule checks/config_values.py judges by
 
 
@@ -25,15 +27,19 @@ class Line(NamedTuple):
     value: str | None
 
 
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
 def _ending(line: str) -> str:
-    return "\r\n" if line.endswith("\r\n") else "\n" if line.endswith("\n") else ""
+    return "\r\n" if line.endswith("\r\n") else line[-1:] if line.endswith(("\n", "\r")) else ""
 
 
 class RcText:
     def __init__(self, text: str) -> None:
         self.lines: list[str] = _LINE.findall(text)
         endings = [_ending(line) for line in self.lines if _ending(line)]
-        self.newline = "\r\n" if endings and endings.count("\r\n") * 2 >= len(endings) else "\n"
+        self.newline = max(("\r\n", "\n", "\r"), key=endings.count) if endings else "\n"
 
     def text(self) -> str:
         return "".join(self.lines)
@@ -41,25 +47,27 @@ class RcText:
     # -- reading --------------------------------------------------------------------------------
 
     def parsed(self) -> list[Line]:
-        found, section, last_key = [], None, False
+        found, section, key_indent = [], None, -1  # -1: no option above to continue
         for i, line in enumerate(self.lines):
             body = line.rstrip("\r\n")
             stripped = body.strip()
             header = _HEADER.match(body)
             if header and not body[:1].isspace():
-                section, last_key = header.group("name"), False
+                section, key_indent = header.group("name"), -1
                 found.append(Line(i, section, None, None))
                 continue
             if not stripped or stripped[0] in "#;":
                 found.append(Line(i, section, None, None))
                 continue
-            if body[:1].isspace() and last_key:  # continuation of the value above
+            # Python 3's configparser: a line indented deeper than the option above continues its
+            # value; one indented the same (or an indented first option) is an option of its own.
+            if key_indent >= 0 and _indent(body) > key_indent:
                 found.append(Line(i, section, None, None))
                 continue
             match = _OPTION.match(line)
             if match and section is not None:
                 found.append(Line(i, section, match.group("key").strip().lower(), match.group("value").rstrip()))
-                last_key = True
+                key_indent = _indent(body)
             else:
                 found.append(Line(i, section, None, None))
         return found
@@ -69,7 +77,10 @@ class RcText:
                 and _HEADER.match(self.lines[ln.at].rstrip("\r\n"))] if self.lines else []
 
     def find(self, section: str, option: str) -> Line | None:
-        return next((ln for ln in self.parsed() if ln.section == section and ln.key == option.lower()), None)
+        """The option's last occurrence: the one Python 2's configparser lets win when a section
+        or option repeats (Python 3's refuses such a file; editing the last one keeps it as bad)."""
+        found = [ln for ln in self.parsed() if ln.section == section and ln.key == option.lower()]
+        return found[-1] if found else None
 
     def get(self, section: str, option: str) -> str | None:
         found = self.find(section, option)
@@ -77,8 +88,8 @@ class RcText:
 
     def _extent(self, index: int) -> int:
         """Index after the option at ``index`` and its continuation lines."""
-        end = index + 1
-        while end < len(self.lines) and self.lines[end][:1] in (" ", "\t") and self.lines[end].strip():
+        end, base = index + 1, _indent(self.lines[index])
+        while end < len(self.lines) and _indent(self.lines[end]) > base and self.lines[end].strip():
             end += 1
         return end
 
@@ -103,8 +114,8 @@ class RcText:
                 return False
             sep = match.group("sep") if match.group("sep").strip() and value else f"{match.group('sep').rstrip()} "
             end = self._extent(found.at)
-            self.lines[found.at:end] = [f"{match.group('key')}{sep}{value}".rstrip() + (
-                match.group("end") or self.newline)]
+            # The edited line ends as the lines it replaces did (a last line may have no ending).
+            self.lines[found.at:end] = [f"{match.group('key')}{sep}{value}".rstrip() + _ending(self.lines[end - 1])]
             return True
         new = f"{option} = {value}".rstrip() + self.newline
         header = self._header_index(section)

@@ -56,9 +56,14 @@ def plan_rc(ctx: Context) -> tuple[list[Action], list[Note]]:
             # A snapshot from another machine: its files are not here to edit.
             notes.append(Note("theanorc-write", f"{path} is not on this machine: its repairs cannot be planned here"))
             continue
+        if os.path.lexists(path) and not os.path.isfile(path):  # configparser skips it; so does the doctor
+            notes.append(Note("theanorc-write", f"{path} is not a regular file (a folder?); Theano skips it, and "
+                                                "it is not edited"))
+            continue
         draft = Draft.read(path)
         if not draft.editable:
-            notes.append(Note("theanorc-encoding", f"{path} is in an encoding the doctor cannot read; not edited"))
+            notes.append(Note("theanorc-encoding", f"refused: {path} is neither UTF-8 nor UTF-16, so its repairs "
+                                                   "cannot be made safely; not edited (re-save it as UTF-8)"))
             continue
         for fix_id, repair in REPAIRS:
             if ctx.wants(fix_id):
@@ -67,8 +72,16 @@ def plan_rc(ctx: Context) -> tuple[list[Action], list[Note]]:
             for fix_id, writer in WRITERS:
                 if ctx.wants(fix_id):
                     writer(ctx, draft)
+        notes += [Note(fix_id, f"refused: {why}") for fix_id, why in draft.refusals]
         action = draft.action()
-        if action:
+        if action and os.path.islink(path):
+            # A write replaces the link with a file (a dotfile manager's link is lost) and editing
+            # the target changes a file that may be shared or managed elsewhere: say so instead.
+            real = os.path.realpath(path)
+            notes.append(Note(action.fix_ids[0], f"refused: {path} is a symbolic link to {real}; not edited "
+                                                 f"through the link (planned: {'; '.join(action.notes)}). Edit "
+                                                 f"{real} by hand, or run fix with THEANORC={real}"))
+        elif action:
             actions.append(action)
     return actions, notes
 

@@ -150,3 +150,43 @@ def test_live_lock_owner_blocks_and_dead_one_is_unlocked(compiled: tuple[str, Pa
     assert _modules(copy) == modules  # unlocking deletes no module
     assert {r["id"]: r["after"] for r in doc["before_after"]}.get("compile-lock") == "ok"
     assert os.path.isdir(copy)
+
+
+@pytest.mark.parametrize("lock, named", [("4242_1234567890_another-host.example\n", "4242 on another host"),
+                                         (None, "no recorded owner")])
+def test_lock_of_unknown_state_is_refused_by_name_and_forced(compiled: tuple[str, Path], tmp_path: Path,
+                                                             lock: str | None, named: str) -> None:
+    python, compiledir = compiled
+    base = tmp_path / "base"
+    base.mkdir()
+    copy = _copy_into(compiledir, base)
+    modules = _modules(copy)
+    (copy / "lock_dir").mkdir()
+    if lock is not None:  # else an empty lock_dir, as a crash between Theano's mkdir and write leaves
+        (copy / "lock_dir" / "lock").write_text(lock)
+    args = ("--python", python, "--only", "cache-clear", "--only", "cache-unlock", "--yes", "--format", "json")
+    run = fix(tmp_path / "state", *args, env=_flags(base))
+    assert run.code == 1, run.err + run.out
+    refused = [n["message"] for n in run.json()["notes"] if n["refused"]]
+    assert len(refused) == 2 and all(named in m and "None" not in m for m in refused), refused
+    assert _modules(copy) == modules and (copy / "lock_dir").is_dir()
+    run = fix(tmp_path / "state", *args, "--force", env=_flags(base))
+    assert run.code == 0, run.err + run.out
+    assert not (copy / "lock_dir").exists() and not _modules(copy)
+
+
+def test_unlock_never_follows_a_symlinked_lock_dir_out(compiled: tuple[str, Path], tmp_path: Path) -> None:
+    python, compiledir = compiled
+    base = tmp_path / "base"
+    base.mkdir()
+    copy = _copy_into(compiledir, base)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "lock").write_text(f"999999_1234567890_{socket.gethostname()}\n")  # a dead owner's line
+    (copy / "lock_dir").symlink_to(elsewhere)
+    before = listing(elsewhere)
+    run = fix(tmp_path / "state", "--python", python, "--only", "cache-unlock", "--yes", "--format", "json",
+              env=_flags(base))
+    assert run.code == 1, run.err + run.out
+    assert [s["status"] for s in run.json()["steps"]] == ["skipped"]
+    assert listing(elsewhere) == before and (copy / "lock_dir").is_symlink()

@@ -114,3 +114,67 @@ def test_asks_on_a_terminal(tmp_path: Path) -> None:
     code, said = _on_a_terminal(args, b"y\n", env)
     assert code == 0, said.decode(errors="replace")
     assert (home / ".theanorc.txt").read_bytes() == b"[global]\r\ndevice = cuda\r\n"
+
+
+def test_a_config_file_that_is_a_symlink_is_refused_not_replaced(tmp_path: Path) -> None:
+    snap, _, home = windows_tree(tmp_path, rc_text=RC)
+    real = tmp_path / "dotfiles" / "theanorc.txt"
+    real.parent.mkdir()
+    os.replace(home / ".theanorc.txt", real)
+    (home / ".theanorc.txt").symlink_to(real)
+    run = fix(tmp_path / "state", "--from", str(snap), "--yes", "--format", "json")
+    assert run.code == 1, run.err + run.out
+    refused = [n for n in run.json()["notes"] if n["refused"]]
+    assert refused and refused[0]["fix_id"] == "theanorc-device"
+    assert str(real) in refused[0]["message"] and "device = gpu -> cuda" in refused[0]["message"]
+    assert os.readlink(home / ".theanorc.txt") == str(real) and real.read_bytes() == RC
+
+
+def test_a_target_whose_probe_cannot_run_is_not_reported_as_nothing_to_fix(tmp_path: Path) -> None:
+    not_python = tmp_path / "python"  # runs, but is no Python: the probe crashes
+    not_python.write_text("#!/bin/sh\necho garbage\nexit 1\n")
+    not_python.chmod(0o755)
+    run = fix(tmp_path / "state", "--python", str(not_python), "--yes", "--format", "json")
+    assert run.code == 3, run.err + run.out
+    doc = run.json()
+    assert doc["exit_code"] == 3 and [c["id"] for c in doc["unfinished_checks"]] == ["target-probe"]
+    text = fix(tmp_path / "state", "--python", str(not_python), "--dry-run")
+    assert text.code == 3 and "target-probe could not finish" in text.err
+
+
+def test_a_config_file_in_a_legacy_8_bit_encoding_is_refused_untouched(tmp_path: Path) -> None:
+    latin1 = "# réglages\r\n[global]\r\ndevice = gpu\r\n".encode("latin-1")
+    snap, _, home = windows_tree(tmp_path, rc_text=latin1)
+    run = fix(tmp_path / "state", "--from", str(snap), "--yes", "--format", "json")
+    assert run.code == 1, run.err + run.out
+    assert [n["fix_id"] for n in run.json()["notes"] if n["refused"]] == ["theanorc-encoding"]
+    assert (home / ".theanorc.txt").read_bytes() == latin1
+
+
+def test_a_config_path_that_is_a_folder_is_left_alone_without_a_crash(tmp_path: Path) -> None:
+    snap, _, home = windows_tree(tmp_path)
+    (home / ".theanorc.txt").mkdir()
+    run = fix(tmp_path / "state", "--from", str(snap), "--yes", "--format", "json", "--only", "theanorc-device")
+    assert run.code == 0, run.err + run.out
+    assert any("not a regular file" in n["message"] for n in run.json()["notes"])
+    assert (home / ".theanorc.txt").is_dir()
+
+
+def test_text_never_says_nothing_to_fix_when_a_repair_was_refused(tmp_path: Path) -> None:
+    latin1 = "# réglages\n[global]\ndevice = gpu\n".encode("latin-1")
+    snap, _, _ = windows_tree(tmp_path, rc_text=latin1)
+    run = fix(tmp_path / "state", "--from", str(snap), "--yes", "--only", "theanorc-device")
+    assert run.code == 1, run.err + run.out
+    assert "Nothing to fix" not in run.out and "Nothing applied: 1 repair refused" in run.out
+
+
+def test_a_damaged_journal_line_is_skipped_not_a_crash(tmp_path: Path) -> None:
+    snap, _, home = windows_tree(tmp_path, rc_text=RC)
+    state = tmp_path / "state"
+    assert fix(state, "--from", str(snap), "--yes").code == 0
+    (journal,) = state.glob("runs/*/journal.jsonl")
+    with open(journal, "ab") as fh:
+        fh.write(b'{"type": "do\xff\xfe damaged on disk\n')
+    runs = fix(state, "--history", "--format", "json")
+    assert runs.code == 0 and [r["status"] for r in runs.json()["runs"]] == ["complete"], runs.err
+    assert fix(state, "--undo").code == 0 and (home / ".theanorc.txt").read_bytes() == RC

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import configparser
+from pathlib import Path
 
 import pytest
 from theanodoctor.fixes.rc_draft import Draft
@@ -43,6 +44,13 @@ def test_set_on_a_file_without_final_newline() -> None:
     rc = RcText("[global]\ndevice = cpu")
     rc.set("global", "floatX", "float32")
     assert rc.text() == "[global]\ndevice = cpu\nfloatX = float32\n"
+
+
+def test_set_keeps_a_last_line_without_newline_and_same_indented_neighbours() -> None:
+    rc = RcText("[global]\n  floatX = float64\n  device = gpu")
+    rc.set("global", "floatX", "float32")
+    rc.set("global", "device", "cuda")
+    assert rc.text() == "[global]\n  floatX = float32\n  device = cuda"
 
 
 def test_remove_option_and_continuation_and_empty_section() -> None:
@@ -121,3 +129,16 @@ def test_state_folder_follows_xdg_and_the_override(monkeypatch: pytest.MonkeyPat
     assert state_dir() == "/y"
     first, second = new_run_id(), new_run_id()
     assert first <= second
+
+
+def test_preview_marks_a_missing_final_newline_and_shows_cr_only_lines_as_lines(tmp_path: Path) -> None:
+    path = tmp_path / ".theanorc"
+    path.write_bytes(b"[global]\rfloatX = float32\r[lib]\rcnmem = 0.8")
+    draft = Draft.read(str(path))
+    draft.rc.remove_section("lib")
+    draft.rc.set("global", "device", "cuda")
+    draft.note("theanorc-obsolete", "test")
+    action = draft.action()
+    assert action is not None and "\r" not in action.preview
+    assert action.preview.splitlines()[-5:] == [
+        " floatX = float32", "-[lib]", "-cnmem = 0.8", "\\ No newline at end of file", "+device = cuda"]

@@ -155,3 +155,26 @@ def test_every_recorded_snapshot_judges_the_same_after_redaction(name: str) -> N
     before, after = judged(original), judged(redact(original))
     assert [(r.id, r.status) for r in after.results] == [(r.id, r.status) for r in before.results]
     assert after.verdict == before.verdict
+
+
+def test_a_home_right_after_a_compiler_flag_and_a_compiledir_in_markdown_code() -> None:
+    red = Redactor(homes=["/home/alice", "/srv/bob"], hosts=["vm"])
+    assert red.text("blas.ldflags=-L/home/alice/OpenBLAS/lib -lopenblas") == "blas.ldflags=-L~/OpenBLAS/lib -lopenblas"
+    assert red.text('cxxflags = "-I/srv/bob/include"') == 'cxxflags = "-I~/include"'
+    assert red.text("/data/srv/bob/x x-/srv/bob/y") == "/data/srv/bob/x x-/srv/bob/y"  # not a home there
+    markdown = "| `~/c/compiledir_Linux-x86_64-vm` | default |"
+    assert red.text(markdown) == f"| `~/c/compiledir_Linux-x86_64-{REDACTED}` | default |"
+
+
+def test_report_redacts_a_home_inside_theano_flags_values(legacy_python: Callable[[str], str],
+                                                          theano_home: Path) -> None:
+    python = legacy_python("healthy37")
+    flags = {"THEANO_FLAGS": f"blas.ldflags=-L{theano_home}/OpenBLAS/lib -lopenblas,gcc.cxxflags=-I{theano_home}/inc"}
+    raw = doctor("report", "--python", python, "--format", "json", "--no-redact", env=flags)
+    assert raw.code == 0, raw.err
+    assert f"-L{theano_home}/OpenBLAS/lib" in raw.out
+    for shared in (doctor("report", "--python", python, "--format", "json", env=flags),
+                   doctor("report", "--python", python, env=flags)):
+        assert shared.code == 0, shared.err
+        assert str(theano_home) not in shared.out
+        assert "-L~/OpenBLAS/lib" in shared.out  # the markdown shows blas.ldflags, the JSON both

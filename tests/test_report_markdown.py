@@ -111,3 +111,14 @@ def test_config_rows_say_when_a_key_is_unknown_to_this_theano() -> None:
 
 def test_cells_keep_the_table_whole() -> None:
     assert cell("a|b\nc") == "a\\|b<br>c" and cell(None) == " "
+
+
+def test_help_states_the_exit_codes_report_really_uses(tmp_path: Path) -> None:
+    helped = doctor("report", "--help")
+    assert helped.code == 0 and "--strict" not in helped.out and "unreadable --from" not in helped.out
+    assert "0  the report was printed" in helped.out
+    not_python = tmp_path / "python"  # runs, but is no Python: the report says so and exits 0
+    not_python.write_text("#!/bin/sh\necho garbage\nexit 1\n")
+    not_python.chmod(0o755)
+    run = doctor("report", "--python", str(not_python), "--format", "json")
+    assert run.code == 0 and run.json()["target"]["status"] != "ok", run.err

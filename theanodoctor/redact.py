@@ -29,7 +29,7 @@ _NOT_HOSTS = {"localhost"}
 _GPU_ID = re.compile(r"\b(GPU|MIG)-[0-9a-fA-F]{4}[0-9a-fA-F-]*(?:/\d+/\d+)?(?![\w-])")
 # Theano's compile lock line: <pid>_<10 digits>_<hostname>.
 _LOCK_LINE = re.compile(r"\b(\d+_\d{9,11}_)[^\s'\"),]+")
-_COMPILEDIR = re.compile(r"compiledir_[^\s\\/'\"]+")
+_COMPILEDIR = re.compile(r"compiledir_[^\s\\/'\"`|,;)]+")  # ends where markdown or a flag list goes on
 _MIN_WORD = 3  # a shorter user name would blank out ordinary words
 _MIN_HOST = 4  # short host names ("vm", "gpu") are removed only where a host name must be
 
@@ -69,7 +69,9 @@ def _path_pattern(path: str) -> re.Pattern[str]:
     """A home path, matched with either separator (and any case on Windows)."""
     body = "".join(r"[\\/]" if ch in "\\/" else re.escape(ch) for ch in path.rstrip("\\/"))
     windows = "\\" in path or re.match(r"^[A-Za-z]:", path) is not None
-    return re.compile(r"(?<![\w.~-])" + body + r"(?![^\\/\s\"':;,)])", re.IGNORECASE if windows else 0)
+    # Not inside a longer path, but right after a compiler flag (-L/home/alice/lib, -I/home/alice/inc).
+    start = r"(?:(?<![\w.~-])|(?<=(?<![^\s,=\"'`(])-[A-Za-z]))"
+    return re.compile(start + body + r"(?![^\\/\s\"':;,)])", re.IGNORECASE if windows else 0)
 
 
 class Redactor:

@@ -185,11 +185,18 @@ def fix(python_spec: str | None, snapshot: str | None, cuda: str | None, yes: bo
     plan = make_plan(facts, before, wanted_fixes(before, only, skip, bool(cuda)), kit, force)
     doc: dict[str, Any] = {"target": python, "from": snapshot,
                            "plan": [a.to_dict() for a in plan.actions], "notes": [n.to_dict() for n in plan.notes]}
+    # A probe that crashed or hung leaves the plan blind to what it would have found: never "all fine".
+    unfinished = [r for r in before if r.status in ("crash", "timeout")]
+    if unfinished:
+        doc["unfinished_checks"] = [{"id": r.id, "status": r.status, "message": r.outcome.message} for r in unfinished]
+        if fmt == "text":
+            for r in unfinished:
+                note(f"{r.id} could not finish ({r.status}): {r.outcome.message}; the plan covers only what was found")
     if fmt == "text":
         from theanodoctor.render.fix import render_plan
 
         emit(render_plan(plan, style()))
-    refused = 1 if any(n.refused for n in plan.notes) else 0
+    refused = 3 if unfinished else 1 if any(n.refused for n in plan.notes) else 0
     if dry_run or not plan.applicable:
         return _finish(fmt, {**doc, "mode": "dry-run" if dry_run else "nothing-to-apply"}, refused)
     if not yes and not (fmt == "text" and _confirm(fmt)):

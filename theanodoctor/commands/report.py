@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import click
 
-from theanodoctor.clikit import EXIT_CODES_HELP, emit, python_option, timeout_option
+from theanodoctor.clikit import emit, python_option, timeout_option
 
 REPORT_HELP = """\b
 Redaction (default; --no-redact keeps everything):
   home folder -> ~; user names and host names -> <redacted> (inside other paths, lock
   lines and compiledir names too); GPU UUIDs and serial numbers removed.
-""" + "\n" + EXIT_CODES_HELP
+
+\b
+Exit codes:
+  0  the report was printed, whatever it shows (a broken stack, or a target whose probe
+     hung or crashed: that is in the report)
+  2  usage error (bad option, a --python that names nothing usable)
+  3  the doctor itself failed
+"""
 
 
 @click.command(epilog=REPORT_HELP)

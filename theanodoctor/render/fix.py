@@ -26,7 +26,11 @@ def render_plan(plan: Any, style: Style) -> str:
     lines: list[str] = []
     applied = plan.applicable
     advice = [a for a in plan.actions if not a.applies]
-    if not plan.actions:
+    refused = [n for n in plan.notes if n.refused]
+    if not plan.actions and refused:  # not "nothing to fix": a needed repair was refused (exit 1)
+        lines.append(f"Nothing applied: {len(refused)} repair{'s' if len(refused) != 1 else ''} refused "
+                     "(see the notes below).")
+    elif not plan.actions:
         lines.append("Nothing to fix: no planned repair applies here.")
     if applied:
         lines.append(_bold(f"Plan: {len(applied)} action{'s' if len(applied) != 1 else ''}", style))

@@ -48,6 +48,8 @@ def _cache_guard(action: Action) -> str | None:
         return f"refused: {proof.why}"
     lock = cdir.lock_state(action.path)
     if action.kind == "unlock":
+        if cdir._is_link_like(os.path.join(action.path, "lock_dir")):  # its lock file lies elsewhere
+            return "refused: lock_dir is a symlink or junction; nothing outside the compiledir is removed"
         if not lock.held:
             return "the lock is gone already"
         if lock.alive and not action.force:

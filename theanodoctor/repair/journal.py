@@ -66,7 +66,7 @@ def read_records(run_dir: str) -> list[dict[str, Any]]:
     """Every complete record; a line cut short by a crash is ignored."""
     records = []
     try:
-        with open(os.path.join(run_dir, JOURNAL), encoding="utf-8") as fh:
+        with open(os.path.join(run_dir, JOURNAL), encoding="utf-8", errors="replace") as fh:  # damaged: skipped
             for line in fh:
                 try:
                     record = json.loads(line)
