@@ -9,6 +9,9 @@ from __future__ import annotations
 import ctypes.util
 import os
 import shutil
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -118,6 +121,31 @@ def test_an_interpreter_that_hangs_is_stopped(tmp_path: Path) -> None:
     assert "within 2 s" in probe["cause"]
     assert doc["facts"]["target"]["status"] == "timeout"
     assert HOST_CHECKS <= set(statuses(doc))
+    assert_gone(pid_file)
+
+
+@pytest.mark.parametrize(("command", "stop"), [
+    (("check",), signal.SIGTERM), (("check",), signal.SIGINT), (("smoke-test",), signal.SIGHUP),
+], ids=["check-terminated", "check-interrupted", "smoke-test-hung-up"])
+def test_a_stopped_doctor_leaves_no_target_running(tmp_path: Path, command: tuple[str, ...],
+                                                   stop: signal.Signals) -> None:
+    """The target runs in its own process group (so timeouts can kill its children), where the
+    terminal's Ctrl-C and a CI runner's kill of the doctor do not reach it: the doctor must."""
+    pid_file = tmp_path / "pid"
+    fake = script(tmp_path / "bin" / "python", f'echo $$ > "{pid_file}"\nexec sleep 120\n')
+    env = {k: v for k, v in os.environ.items() if k != "THEANODOCTOR_DEBUG"}
+    doctor_proc = subprocess.Popen([sys.executable, "-m", "theanodoctor", *command, "--python", str(fake)],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    try:
+        deadline = time.monotonic() + 30
+        while not pid_file.exists() or not pid_file.read_text().strip():
+            assert time.monotonic() < deadline and doctor_proc.poll() is None, "the target never started"
+            time.sleep(0.05)
+        doctor_proc.send_signal(stop)
+        code = doctor_proc.wait(timeout=30)
+    finally:
+        doctor_proc.kill()
+    assert code != 0
     assert_gone(pid_file)
 
 

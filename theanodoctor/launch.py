@@ -57,6 +57,20 @@ def take_early(python: str, timeout: float) -> Any:
     return None
 
 
+def _exit_kills_children() -> None:
+    """However the doctor ends (normally, Ctrl-C, or a CI runner's SIGTERM/SIGHUP), no probe or
+    smoke process it started is left running."""
+    import atexit
+    import signal
+
+    from theanodoctor import proc
+
+    atexit.register(proc.kill_all)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), lambda signum, frame: sys.exit(128 + signum))
+
+
 def main(argv: list[str] | None = None) -> NoReturn:
     argv = sys.argv[1:] if argv is None else argv
     if argv == ["--version"]:  # answered without loading click (same text as click's option)
@@ -64,6 +78,7 @@ def main(argv: list[str] | None = None) -> NoReturn:
 
         print(f"theanodoctor, version {__version__}")
         sys.exit(0)
+    _exit_kills_children()
     start_early(argv)
     from theanodoctor.cli import main as cli_main
 

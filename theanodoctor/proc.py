@@ -15,6 +15,9 @@ from typing import NamedTuple
 
 # Enough to keep a useful head and tail of a noisy target without holding megabytes.
 MAX_KEPT_CHARS = 20_000
+# Children started here run in their own process group, out of reach of the terminal's Ctrl-C
+# and of a CI runner's kill of the doctor: kill_all() takes them down when the doctor exits.
+_STARTED: set[subprocess.Popen[bytes]] = set()
 
 
 class ProcResult(NamedTuple):
@@ -59,7 +62,7 @@ def start(
     cwd: str | None = None,
 ) -> subprocess.Popen[bytes]:
     """Start ``cmd`` in its own process group (so a timeout can kill its children too)."""
-    return subprocess.Popen(
+    child = subprocess.Popen(
         list(cmd),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
@@ -68,10 +71,27 @@ def start(
         cwd=cwd,
         start_new_session=(os.name == "posix"),
     )
+    _STARTED.add(child)
+    return child
+
+
+def kill_all() -> None:
+    """Kill every child process group still running (the doctor is exiting, maybe interrupted)."""
+    for child in list(_STARTED):
+        if child.poll() is None:
+            kill_group(child)
+        _STARTED.discard(child)
 
 
 def finish(proc: subprocess.Popen[bytes], timeout: float, started: float, keep: int = MAX_KEPT_CHARS) -> ProcResult:
     """Wait for a started process; kill it at the timeout and keep what it printed."""
+    try:
+        return _finish(proc, timeout, started, keep)
+    finally:
+        _STARTED.discard(proc)
+
+
+def _finish(proc: subprocess.Popen[bytes], timeout: float, started: float, keep: int) -> ProcResult:
     try:
         out, err = proc.communicate(timeout=max(0.0, timeout - (time.monotonic() - started)))
     except subprocess.TimeoutExpired:
