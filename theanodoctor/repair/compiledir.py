@@ -8,11 +8,8 @@ so a link inside the cache pointing at the user's files removes the link only.
 from __future__ import annotations
 
 import os
-import socket
 import stat
 from typing import NamedTuple
-
-import psutil
 
 # What Theano creates in every compiledir; a folder named compiledir_* holding none of these
 # is not proven to be one.
@@ -100,11 +97,8 @@ def lock_state(compiledir: str, hostname: str | None = None) -> LockState:
     holders = tuple(lock_holders(pymc) or ()) if os.path.exists(pymc) else ()
     if raw is None:
         return LockState(os.path.isdir(lock_dir), None, None, None, None, holders)
-    info = parse_lock(raw, hostname or socket.gethostname())
-    alive = info["alive"]
-    if info["same_host"] and info["owner_pid"] is not None:
-        alive = psutil.pid_exists(info["owner_pid"])
-    return LockState(True, info["owner_pid"], info["same_host"], alive, raw, holders)
+    info = parse_lock(raw, hostname)  # already asks psutil whether a same-host owner is alive
+    return LockState(True, info["owner_pid"], info["same_host"], info["alive"], raw, holders)
 
 
 _FD_OK = os.scandir in os.supports_fd and os.open in os.supports_dir_fd and hasattr(os, "O_DIRECTORY")
