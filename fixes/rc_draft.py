@@ -28,9 +28,9 @@ class Draft:
         label, self.bom, codec = encoding_of(data) if data else ("utf-8", False, "utf-8")
         self.encoding = label or "utf-8"
         self.editable = codec is not None
-        self.rc = RcText(data.decode(codec or "utf-8", errors="replace") if data else "")
-        if self.rc.text().startswith("\ufeff"):
-            self.rc = RcText(self.rc.text()[1:])  # utf-16 decoding keeps no BOM; utf-8-sig may
+        text = data.decode(codec or "utf-8", errors="replace") if data else ""
+        self.original_text = text[1:] if text.startswith("\ufeff") else text  # utf-16 keeps no BOM; utf-8-sig may
+        self.rc = RcText(self.original_text)
         self.to_utf8 = False
         self.changes: list[tuple[str, str]] = []  # (fix id, what)
         self.refusals: list[tuple[str, str]] = []  # (fix id, why a wanted change is not made)
@@ -61,7 +61,7 @@ class Draft:
         new = self.data()
         if new == self.original:
             return None
-        old_text = self._old_text()
+        old_text = self.original_text
         diff = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
                        for line in difflib.unified_diff(_lines(old_text), _lines(self.rc.text()),
                                                         fromfile=f"{self.path} (now)", tofile=f"{self.path} (after)"))
@@ -71,10 +71,3 @@ class Draft:
                       before=sha256_bytes(self.original) if self.original is not None else None,
                       content=new, preview=diff or "(text unchanged; only the bytes: see the summary)",
                       notes=tuple(w for _, w in self.changes))
-
-    def _old_text(self) -> str:
-        if self.original is None:
-            return ""
-        _, _, codec = encoding_of(self.original)
-        text = self.original.decode(codec or "utf-8", errors="replace")
-        return text[1:] if text.startswith("\ufeff") else text
