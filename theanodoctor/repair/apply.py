@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from . import compiledir as cdir
 from . import fsops
 from .action import Action
-from .fsops import atomic_write, link_or_copy, make_dirs, sha256_file
+from .fsops import atomic_write, link_or_copy, make_dirs, missing_dirs, sha256_file
 from .journal import Journal
 
 KILL_ENV = "THEANODOCTOR_TEST_KILL"
@@ -84,33 +84,29 @@ def precondition(action: Action) -> str | None:
     return None
 
 
-def _missing_dirs(path: str) -> list[str]:
-    missing, folder = [], os.path.dirname(os.path.abspath(path))
-    while not os.path.isdir(folder) and os.path.dirname(folder) != folder:
-        missing.append(folder)
-        folder = os.path.dirname(folder)
-    return list(reversed(missing))
+def _folder(path: str) -> str:
+    return os.path.dirname(os.path.abspath(path))
 
 
 def _perform(action: Action) -> str:
     """Do it; returns a line for the report. Raises OSError on failure."""
     kind, path = action.kind, action.path
     if kind == "write":
-        make_dirs(os.path.dirname(os.path.abspath(path)))
+        make_dirs(_folder(path))
         atomic_write(path, action.content or b"")
         return "written"
     if kind == "rename":
         os.rename(path, action.target or "")
         return f"renamed to {action.target}"
     if kind == "link":
-        make_dirs(os.path.dirname(os.path.abspath(path)))
+        make_dirs(_folder(path))
         how = link_or_copy(action.source or "", path)
         if sha256_file(path) != action.before:
             os.unlink(path)
             raise OSError(f"{path} does not match {action.source} after the {how}; removed again")
         return f"{how} of {action.source}, verified by hash"
     if kind == "symlink":
-        make_dirs(os.path.dirname(os.path.abspath(path)))
+        make_dirs(_folder(path))
         os.symlink(action.target or "", path)
         return f"symlink to {action.target}"
     if kind == "clear":
@@ -151,7 +147,7 @@ def apply_actions(actions: list[Action], journal: Journal) -> list[StepResult]:
             continue
         record: dict[str, Any] = {"type": "begin", "step": step, "kind": action.kind, "path": action.path,
                                   "target": action.target, "source": action.source, "before": action.before,
-                                  "after": _expected_after(action), "made_dirs": _missing_dirs(action.path),
+                                  "after": _expected_after(action), "made_dirs": missing_dirs(_folder(action.path)),
                                   "backup": None, "new": None, "fix_ids": list(action.fix_ids)}
         if action.kind == "write":
             if action.before is not None:

@@ -85,8 +85,8 @@ def atomic_write(path: str, data: bytes, like: str | None = None) -> None:
     _fsync_dir(folder)
 
 
-def make_dirs(folder: str) -> list[str]:
-    """Create ``folder`` and missing parents; return the folders created, outermost first."""
+def missing_dirs(folder: str) -> list[str]:
+    """The folders ``make_dirs(folder)`` would create, outermost first."""
     made: list[str] = []
     current = os.path.abspath(folder)
     while not os.path.isdir(current):
@@ -95,9 +95,13 @@ def make_dirs(folder: str) -> list[str]:
         if parent == current:
             break
         current = parent
-    for path in reversed(made):
-        os.mkdir(path)
     return list(reversed(made))
+
+
+def make_dirs(folder: str) -> None:
+    """Create ``folder`` and missing parents (one by one, as the journal recorded them)."""
+    for path in missing_dirs(folder):
+        os.mkdir(path)
 
 
 def link_or_copy(source: str, dest: str) -> str:
