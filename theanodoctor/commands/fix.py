@@ -52,7 +52,7 @@ def _judge(facts: Any) -> tuple[Any, ...]:
     return tuple(engine.run_checks(facts, engine.all_checks()))
 
 
-def _confirm(fmt: str) -> bool:
+def _confirm() -> bool:
     if not sys.stdin.isatty():
         return False
     return click.confirm("Apply this plan?", default=False, err=True)
@@ -199,7 +199,7 @@ def fix(python_spec: str | None, snapshot: str | None, cuda: str | None, yes: bo
     refused = 3 if unfinished else 1 if any(n.refused for n in plan.notes) else 0
     if dry_run or not plan.applicable:
         return _finish(fmt, {**doc, "mode": "dry-run" if dry_run else "nothing-to-apply"}, refused)
-    if not yes and not (fmt == "text" and _confirm(fmt)):
+    if not yes and not (fmt == "text" and _confirm()):
         note("not applied: nothing can be asked here (stdin is not a terminal, or --format json); "
              "review the plan above and re-run with --yes to apply it"
              if not sys.stdin.isatty() or fmt == "json" else "not applied")
