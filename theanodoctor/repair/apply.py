@@ -125,12 +125,8 @@ def _perform(action: Action) -> str:
 
 def _expected_after(action: Action) -> str | None:
     if action.kind == "write":
-        from .fsops import sha256_bytes
-
-        return sha256_bytes(action.content or b"")
-    if action.kind == "rename":
-        return action.before
-    if action.kind == "link":
+        return fsops.sha256_bytes(action.content or b"")
+    if action.kind in ("rename", "link"):  # the same bytes under another name
         return action.before
     if action.kind == "symlink":
         return "link:" + (action.target or "")
