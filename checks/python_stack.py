@@ -20,6 +20,13 @@ def _matches(spec: object, version: str) -> bool:
         return False
 
 
+def compat_hits(flav: str, python: str | None, numpy: str) -> list[knowledge.CompatRule]:
+    """The rules of ``flav`` that match this numpy and Python (every Python when it is unknown)."""
+    return [rule for rule in knowledge.compat_rules()
+            if rule.flavour == flav and (python is None or _matches(rule.python, python))
+            and _matches(rule.numpy, numpy)]
+
+
 def _minor(version: str) -> str:
     return ".".join(version.split(".")[:2])
 
@@ -46,11 +53,8 @@ def python_stack(facts: Facts, options: Options) -> Outcome:
         return skipped("Python or numpy version unknown (numpy is not installed?)")
     exe = stage(facts, "interpreter").get("executable") or "python"
     label = f"{flav} {theano} on Python {python} with numpy {numpy}"
-    hits = [
-        rule for rule in knowledge.compat_rules()
-        if rule.flavour == flav and _matches(rule.python, python) and _matches(rule.numpy, numpy)
-        and not (rule.unless_flag and is_set(facts, rule.unless_flag.replace("__", ".")))
-    ]
+    hits = [rule for rule in compat_hits(flav, python, numpy)
+            if not (rule.unless_flag and is_set(facts, rule.unless_flag.replace("__", ".")))]
     if hits:
         worst = "broken" if any(r.result == "broken" for r in hits) else "degraded"
         fmt = {"python": python, "numpy": numpy, "python_exe": exe}

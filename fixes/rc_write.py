@@ -8,7 +8,6 @@ from theanodoctor.checks.common import config_value, dist_version, flavour, gpua
 from theanodoctor.checks.common import python_version as target_python
 from theanodoctor.checks.cuda_toolkits import toolkit_in_use
 
-from theanodoctor import knowledge
 from theanodoctor.facts import Json, section
 
 from .context import Context
@@ -56,11 +55,10 @@ def needs_blas_ldflags(ctx: Context) -> bool:
     flav, numpy, python = flavour(ctx.facts), dist_version(ctx.facts, "numpy"), target_python(ctx.facts)
     if not flav or not numpy or is_set(ctx.facts, "blas.ldflags"):
         return False
-    from theanodoctor.checks.python_stack import _matches
+    from theanodoctor.checks.python_stack import compat_hits
 
-    return any(r.flavour == flav and r.unless_flag and r.unless_flag.replace("__", ".") == "blas.ldflags"
-               and _matches(r.numpy, numpy) and (python is None or _matches(r.python, python))
-               for r in knowledge.compat_rules())
+    return any(r.unless_flag and r.unless_flag.replace("__", ".") == "blas.ldflags"
+               for r in compat_hits(flav, python, numpy))
 
 
 def write_blas_ldflags(ctx: Context, draft: Draft) -> None:
