@@ -83,7 +83,7 @@ class LockState(NamedTuple):
         return bool(self.pymc_holders) or (self.held and self.alive is not False)
 
 
-def lock_state(compiledir: str, hostname: str | None = None) -> LockState:
+def lock_state(compiledir: str) -> LockState:
     from theanodoctor.host.compiledir import lock_holders, parse_lock
 
     lock_dir = os.path.join(compiledir, "lock_dir")
@@ -97,7 +97,7 @@ def lock_state(compiledir: str, hostname: str | None = None) -> LockState:
     holders = tuple(lock_holders(pymc) or ()) if os.path.exists(pymc) else ()
     if raw is None:
         return LockState(os.path.isdir(lock_dir), None, None, None, None, holders)
-    info = parse_lock(raw, hostname)  # already asks psutil whether a same-host owner is alive
+    info = parse_lock(raw)  # already asks psutil whether a same-host owner is alive
     return LockState(True, info["owner_pid"], info["same_host"], info["alive"], raw, holders)
 
 
