@@ -14,7 +14,7 @@ from typing import Any
 
 from theanodoctor.engine import Check, Options
 from theanodoctor.facts import Facts, dig, section
-from theanodoctor.report import EXIT_BLOCKING, EXIT_DOCTOR, EXIT_OK, Report
+from theanodoctor.report import EXIT_BLOCKING, EXIT_DOCTOR, EXIT_OK, Report, judge
 
 
 @dataclass(frozen=True)
@@ -113,12 +113,6 @@ def profile_check(stack_id: str) -> Check:
             details=tuple(m.message for m in differ), data={"mismatches": [m.to_dict() for m in differ]})
 
     return engine.Check("profile-match", f"Matches the known-good stack {stack.id}", "profile", matches)
-
-
-def judge(facts: Facts, checks: Sequence[Check], options: Options) -> Report:
-    from theanodoctor import engine
-
-    return Report(facts, tuple(engine.run_checks(facts, checks, options)), options)
 
 
 def run_preflight(python: str | None, pending: Any, checks: Sequence[Check], options: Options,

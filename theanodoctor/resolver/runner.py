@@ -105,7 +105,7 @@ def verify(python: str, device: str, theanorc: str | None) -> Verified:
     """`check` and `smoke-test` on the new env, through the doctor's own modules."""
     from theanodoctor import engine, knowledge
     from theanodoctor.gather import Pending
-    from theanodoctor.report import Report
+    from theanodoctor.report import judge as judge_checks
     from theanodoctor.smoke.result import judge
     from theanodoctor.smoke.runner import Options, run_smoke
 
@@ -116,8 +116,7 @@ def verify(python: str, device: str, theanorc: str | None) -> Verified:
         pending = Pending(python, envelope(chosen=python, chosen_source="provision", candidates=[]), env=env)
         knowledge.preload()
         facts = pending.wait()
-        options = engine.Options()
-        report = Report(facts, tuple(engine.run_checks(facts, engine.all_checks(), options)), options)
+        report = judge_checks(facts, engine.all_checks())
     with _progress(f"smoke-test --device {device}"):
         smoke_options = Options(device=None if device == "config" else device)
         smoke = judge(run_smoke(python, smoke_options, env=env), smoke_options.device, smoke_options.stages)
