@@ -14,7 +14,7 @@ from typing import Any
 
 from theanodoctor.engine import Check, Options
 from theanodoctor.facts import Facts, dig, section
-from theanodoctor.report import EXIT_BLOCKING, EXIT_DOCTOR, EXIT_OK, Report, judge
+from theanodoctor.report import EXIT_BLOCKING, EXIT_OK, Report, judge
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class Preflight:
         codes = {self.checks_exit, self.smoke.exit_code if self.smoke is not None else EXIT_OK}
         if self.smoke is None and self.checks_exit == EXIT_OK:
             codes.add(EXIT_BLOCKING)  # nothing was proven
-        return EXIT_DOCTOR if EXIT_DOCTOR in codes else max(codes)
+        return max(codes)  # EXIT_DOCTOR (3) is the highest code, so it wins
 
     @property
     def passed(self) -> bool:
