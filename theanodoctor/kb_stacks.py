@@ -13,14 +13,13 @@ from theanodoctor.knowledge import (
     FLAVOURS,
     KnowledgeError,
     choice,
-    load_table,
+    rows,
     strings,
     table,
     text,
     version_range,
     where,
 )
-from theanodoctor.knowledge import rows as knowledge_rows
 
 STACKS = "stacks.yaml"
 OSES = ("windows", "linux", "macos")
@@ -82,21 +81,6 @@ class GpuLimit(NamedTuple):
     cc: SpecifierSet
     message: str
     source: str
-
-
-@table
-def _document() -> Any:
-    """stacks.yaml parsed once for all its sections."""
-    return load_table(STACKS)
-
-
-def rows(name: str, key: str) -> list[Any]:
-    """``knowledge.rows`` over the one parse of stacks.yaml."""
-    data = _document()
-    found = data.get(key) if isinstance(data, dict) else None
-    if not isinstance(found, list) or not all(isinstance(row, dict) for row in found):
-        raise KnowledgeError(f"profiles/{name}: expected a list of mappings under `{key}:`")
-    return found
 
 
 def _version(row: Any, key: str, pattern: re.Pattern[str], required: bool = True) -> str | None:
@@ -196,7 +180,7 @@ def scipy_pairs() -> tuple[ScipyPair, ...]:
     this keeps the resolver from loading the whole check catalogue)."""
     name = "scipy_numpy.yaml"
     return tuple(ScipyPair(version_range(name, row, "scipy"), version_range(name, row, "numpy"),
-                           text(name, row, "source")) for row in knowledge_rows(name, "pairs"))
+                           text(name, row, "source")) for row in rows(name, "pairs"))
 
 
 @table

@@ -14,7 +14,7 @@ from typing import Any
 
 from theanodoctor.engine import Check, Options
 from theanodoctor.facts import Facts, dig, section
-from theanodoctor.report import EXIT_BLOCKING, EXIT_DOCTOR, EXIT_OK, Report
+from theanodoctor.report import EXIT_BLOCKING, EXIT_OK, Report, judge
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class Preflight:
         codes = {self.checks_exit, self.smoke.exit_code if self.smoke is not None else EXIT_OK}
         if self.smoke is None and self.checks_exit == EXIT_OK:
             codes.add(EXIT_BLOCKING)  # nothing was proven
-        return EXIT_DOCTOR if EXIT_DOCTOR in codes else max(codes)
+        return max(codes)  # EXIT_DOCTOR (3) is the highest code, so it wins
 
     @property
     def passed(self) -> bool:
@@ -113,12 +113,6 @@ def profile_check(stack_id: str) -> Check:
             details=tuple(m.message for m in differ), data={"mismatches": [m.to_dict() for m in differ]})
 
     return engine.Check("profile-match", f"Matches the known-good stack {stack.id}", "profile", matches)
-
-
-def judge(facts: Facts, checks: Sequence[Check], options: Options) -> Report:
-    from theanodoctor import engine
-
-    return Report(facts, tuple(engine.run_checks(facts, checks, options)), options)
 
 
 def run_preflight(python: str | None, pending: Any, checks: Sequence[Check], options: Options,

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from theanodoctor.engine import Options, Result
+from theanodoctor.engine import Check, Options, Result, run_checks
 from theanodoctor.facts import SCHEMA_VERSION, Facts
 
 # Exit codes (documented in `theanodoctor --help` and the README).
@@ -80,3 +81,9 @@ class Report:
             ],
             "facts": self.facts.to_dict(),
         }
+
+
+def judge(facts: Facts, checks: Sequence[Check], options: Options | None = None) -> Report:
+    """Run ``checks`` on ``facts`` and judge the results with the same ``options``."""
+    options = options or Options()
+    return Report(facts, tuple(run_checks(facts, checks, options)), options)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from typing import Any
 
 import click
@@ -144,16 +143,9 @@ def _github_extras(result: Any, fmt: str, scrub: Any) -> None:
 def write_atomically(path: str, text: str) -> None:
     """Write via a temporary file in the same folder and a rename: a reader never sees half a file."""
     from theanodoctor.clikit import Failure
+    from theanodoctor.textfile import write_text_atomically
 
-    fd, temp = tempfile.mkstemp(prefix=".theanodoctor-", suffix=".tmp", dir=os.path.dirname(os.path.abspath(path)))
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        umask = os.umask(0o022)
-        os.umask(umask)
-        os.chmod(temp, 0o666 & ~umask)  # like a file opened for writing, not mkstemp's 0600
-        os.replace(temp, path)
+        write_text_atomically(path, text)
     except OSError as exc:
-        if os.path.exists(temp):
-            os.unlink(temp)
         raise Failure(f"cannot write {path}: {exc.strerror or exc}", 3, "io") from exc

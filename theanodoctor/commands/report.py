@@ -48,8 +48,8 @@ def report(python_spec: str | None, fmt: str, no_redact: bool, timeout: float) -
         return
     from theanodoctor import engine
     from theanodoctor.render.markdown import render_report
-    from theanodoctor.report import Report
+    from theanodoctor.report import judge
 
-    judged = Report(facts, tuple(engine.run_checks(facts, engine.all_checks())))
+    judged = judge(facts, engine.all_checks())
     text = render_report(judged, redacted=redactor is not None)
     emit(redactor.text(text) if redactor else text)

@@ -17,6 +17,7 @@ from theanodoctor.checks.common import (
     flavour,
     parse_theano_flags,
     reported,
+    source_label,
     stage,
 )
 from theanodoctor.facts import Facts, dig, section
@@ -44,9 +45,7 @@ def _set_keys(facts: Facts) -> list[str]:
 
 
 def _label(source: str) -> str:
-    if source.startswith("file:"):
-        return f"config file {source[len('file:'):]}"
-    return {"default": "default", "THEANO_FLAGS": "THEANO_FLAGS"}.get(source, source)
+    return f"config file {source_label(source)}" if source.startswith("file:") else source_label(source)
 
 
 def effective_config(facts: Facts) -> list[ConfigRow]:

@@ -11,10 +11,10 @@ import os
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from theanodoctor.engine import Check, Options, run_checks
+from theanodoctor.engine import Check, Options
 from theanodoctor.fleet.keyfacts import key_facts, machine_name
 from theanodoctor.fleet.load import Document, Problem
-from theanodoctor.report import Report
+from theanodoctor.report import Report, judge
 
 PROBLEM_STATUSES = ("error", "crash", "timeout", "warn")
 
@@ -88,7 +88,7 @@ def merge(documents: Sequence[Document], problems: Sequence[Problem], checks: Se
     options = options or Options()
     machines = []
     for name, doc in zip(_names(documents), documents):
-        report = Report(doc.facts, tuple(run_checks(doc.facts, checks, options)), options)
+        report = judge(doc.facts, checks, options)
         machines.append(Machine(name, doc.path, doc.kind, {k.label: k.value for k in key_facts(doc.facts)},
                                 report, doc.smoke))
     columns = tuple(machines[0].facts) if machines else ()

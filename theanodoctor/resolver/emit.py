@@ -4,12 +4,12 @@ Formatters return text; ``write_new`` writes atomically and never replaces a fil
 from __future__ import annotations
 
 import os
-import tempfile
 
 from theanodoctor import kb_stacks
 from theanodoctor.clikit import Failure
 from theanodoctor.resolver.model import Resolution
 from theanodoctor.resolver.space import pygpu_source
+from theanodoctor.textfile import write_text_atomically
 
 WINDOWS_CUDA = "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v{cuda}"  # FACTS.md s5
 LINUX_CUDA = "/usr/local/cuda-{cuda}"
@@ -81,8 +81,7 @@ EMITTERS = {"conda": conda_env, "pip": pip_requirements, "theanorc": theanorc}
 
 
 def write_new(path: str, text: str, force: bool = False) -> None:
-    """Write ``text`` to ``path`` atomically (temp file + rename in the same folder); an existing
-    file is replaced only with ``force``."""
+    """Write ``text`` to ``path`` atomically; an existing file is replaced only with ``force``."""
     if os.path.isdir(path):  # --force must not turn this into a rename error (exit 3)
         raise Failure(f"{path} is a folder: give a file name", 2)
     if os.path.lexists(path) and not force:
@@ -90,33 +89,7 @@ def write_new(path: str, text: str, force: bool = False) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise Failure(f"{folder} is not a folder", 2)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".theanodoctor-", suffix=".tmp")
     try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it 0600; an emitted file is an ordinary file
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if force:
-            os.replace(tmp, path)
-        else:
-            _link_new(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def _link_new(tmp: str, path: str) -> None:
-    """Move ``tmp`` to ``path`` unless ``path`` appeared since the check (a hard link never replaces
-    a file; os.replace would); where hard links are refused, the rename after the check it is."""
-    try:
-        os.link(tmp, path)
-    except FileExistsError:
+        write_text_atomically(path, text, replace=force)
+    except FileExistsError:  # it appeared after the check above
         raise Failure(f"{path} exists; use --force to replace it", 2) from None
-    except OSError:
-        os.replace(tmp, path)
-        return
-    os.unlink(tmp)

@@ -98,12 +98,12 @@ def cudnn_version(value: str | None) -> str | None:
 
 
 def cuda_version(value: str | None) -> str | None:
-    from theanodoctor import kb_cuda
+    from theanodoctor.resolver.gpu_side import cuda_versions  # here: gpu_side imports this module
 
     version = minor_version(value, "--cuda", "10.2")
     if version is None:
         return None
-    known = sorted({r.cuda for r in kb_cuda.driver_table().releases}, key=lambda v: kb_cuda.vtuple(v) or ())
+    known = cuda_versions()
     if version not in known:
         raise InputError(f"--cuda {value}: not a CUDA release in profiles/cuda_driver.yaml "
                          f"(known: {', '.join(known)})")

@@ -8,18 +8,19 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import NamedTuple
 
+from theanodoctor import proc
 from theanodoctor.clikit import Failure
 from theanodoctor.resolver import emit
 from theanodoctor.resolver.model import Resolution
 
 INSTALL_TIMEOUT = 1800.0  # a Theano sdist build plus wheel downloads on a slow line
 QUICK_TIMEOUT = 60.0
+KEEP_ALL = 1 << 30  # an env list is parsed as JSON and a build log is kept whole: nothing clipped
 
 
 class Step(NamedTuple):
@@ -67,14 +68,13 @@ def conda_tool() -> str | None:
 
 def run_quick(argv: list[str]) -> str:
     """A read-only query (interpreter version, env list); its output, or Failure(3)."""
-    try:
-        proc = subprocess.run(argv, capture_output=True, timeout=QUICK_TIMEOUT, stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise Failure(f"{argv[0]} could not be run: {exc}", 3, "provision") from exc
-    if proc.returncode != 0:
-        tail = proc.stderr.decode(errors="replace").strip()[-500:]
-        raise Failure(f"`{' '.join(argv)}` failed ({proc.returncode}): {tail}", 3, "provision")
-    return proc.stdout.decode(errors="replace")
+    done = proc.run(argv, QUICK_TIMEOUT, keep=KEEP_ALL)
+    if not done.ran:
+        raise Failure(f"{argv[0]} could not be run: {done.error}", 3, "provision")
+    if done.returncode != 0:
+        tail = done.stderr.strip()[-500:]
+        raise Failure(f"`{' '.join(argv)}` failed ({done.returncode}): {tail}", 3, "provision")
+    return done.stdout
 
 
 def _refuse_existing(folder: str, force: bool) -> None:

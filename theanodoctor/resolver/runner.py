@@ -7,16 +7,15 @@ from __future__ import annotations
 import contextlib
 import os
 import shlex
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from typing import Any, NamedTuple, TextIO
 
+from theanodoctor import proc
 from theanodoctor.clikit import Failure, note
 from theanodoctor.facts import envelope
 from theanodoctor.resolver import emit
-from theanodoctor.resolver.provision import Plan, Step, _conda_envs, env_prefix, env_python
+from theanodoctor.resolver.provision import KEEP_ALL, Plan, Step, _conda_envs, env_prefix, env_python
 
 
 class Verified(NamedTuple):
@@ -61,23 +60,20 @@ def _progress(title: str) -> Iterator[None]:
 def _run(step: Step, log: TextIO) -> None:
     log.write(f"$ {shlex.join(step.argv)}\n")
     log.flush()
-    started = time.monotonic()
     with _progress(step.title):
-        try:
-            proc = subprocess.run(step.argv, capture_output=True, timeout=step.timeout, stdin=subprocess.DEVNULL)
-        except subprocess.TimeoutExpired as exc:
-            log.write((exc.stdout or b"").decode(errors="replace") + f"\n[timed out after {step.timeout:.0f} s]\n")
-            raise Failure(f"{step.title}: timed out after {step.timeout:.0f} s (log: {log.name})", 3,
-                          "provision") from exc
-        except OSError as exc:
-            log.write(f"[could not start: {exc}]\n")
-            raise Failure(f"{step.title}: could not start {step.argv[0]}: {exc}", 3, "provision") from exc
-    output = (proc.stdout + proc.stderr).decode(errors="replace")
-    log.write(output + f"\n[exit {proc.returncode} after {time.monotonic() - started:.1f} s]\n\n")
+        done = proc.run(step.argv, step.timeout, keep=KEEP_ALL)
+    if done.status == "timeout":
+        log.write(done.stdout + done.stderr + f"\n[timed out after {step.timeout:.0f} s]\n")
+        raise Failure(f"{step.title}: timed out after {step.timeout:.0f} s (log: {log.name})", 3, "provision")
+    if not done.ran:
+        log.write(f"[could not start: {done.error}]\n")
+        raise Failure(f"{step.title}: could not start {step.argv[0]}: {done.error}", 3, "provision")
+    output = done.stdout + done.stderr
+    log.write(output + f"\n[exit {done.returncode} after {done.elapsed_s:.1f} s]\n\n")
     log.flush()
-    if proc.returncode != 0:
+    if done.returncode != 0:
         tail = "\n".join(output.strip().splitlines()[-15:])
-        raise Failure(f"{step.title}: `{step.argv[0]}` exited {proc.returncode} (log: {log.name})\n{tail}", 3,
+        raise Failure(f"{step.title}: `{step.argv[0]}` exited {done.returncode} (log: {log.name})\n{tail}", 3,
                       "provision")
 
 
@@ -109,7 +105,7 @@ def verify(python: str, device: str, theanorc: str | None) -> Verified:
     """`check` and `smoke-test` on the new env, through the doctor's own modules."""
     from theanodoctor import engine, knowledge
     from theanodoctor.gather import Pending
-    from theanodoctor.report import Report
+    from theanodoctor.report import judge as judge_checks
     from theanodoctor.smoke.result import judge
     from theanodoctor.smoke.runner import Options, run_smoke
 
@@ -120,8 +116,7 @@ def verify(python: str, device: str, theanorc: str | None) -> Verified:
         pending = Pending(python, envelope(chosen=python, chosen_source="provision", candidates=[]), env=env)
         knowledge.preload()
         facts = pending.wait()
-        options = engine.Options()
-        report = Report(facts, tuple(engine.run_checks(facts, engine.all_checks(), options)), options)
+        report = judge_checks(facts, engine.all_checks())
     with _progress(f"smoke-test --device {device}"):
         smoke_options = Options(device=None if device == "config" else device)
         smoke = judge(run_smoke(python, smoke_options, env=env), smoke_options.device, smoke_options.stages)
