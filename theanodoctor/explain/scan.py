@@ -61,7 +61,7 @@ class ScanResult:
 class Scanner:
     def __init__(self, sigs: Iterable[Signature]) -> None:
         self.sigs = tuple(sigs)
-        self.context = sorted({c.lower() for s in self.sigs for c in s.context + s.unless})
+        self.context = sorted({c for s in self.sigs for c in s.context + s.unless})
         literals = {lit for s in self.sigs for lit in s.contains} | set(SIGNIFICANT_WORDS)
         # str.find per literal runs in C over a whole block (one big case-insensitive regex
         # alternation is ~100x slower in Python's re). A literal that contains another one
