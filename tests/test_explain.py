@@ -144,6 +144,13 @@ def test_encoding_is_sniffed(data, encoding):
     assert list(numbered_lines(io.BytesIO(data))) == [(1, "nvrtc")]
 
 
+def test_nul_padded_log_is_not_utf16():
+    # a log truncated under its writer (logrotate's copytruncate) starts with NUL bytes
+    data = b"\0\0\0\0nvrtc\n"
+    assert sniff_encoding(data[:4]) == "utf-8"
+    assert list(numbered_lines(io.BytesIO(data))) == [(1, "\0\0\0\0nvrtc")]
+
+
 class _Trickle(io.RawIOBase):
     """A pipe that hands out one byte per read, as a slow writer's pipe can."""
 

@@ -19,7 +19,10 @@ CHUNK = 1 << 20  # characters read at a time
 
 def sniff_encoding(head: bytes) -> str:
     """The codec for a log starting with ``head``: the same rule as for a Theano config file
-    (BOMs, BOM-less UTF-16 seen by its NUL bytes); UTF-8 when nothing else fits."""
+    (BOMs, BOM-less UTF-16 seen by its NUL bytes); UTF-8 when nothing else fits. A head of NULs
+    alone is no UTF-16: a log truncated under a writer (logrotate's copytruncate) starts so."""
+    if not head.strip(b"\0"):
+        return "utf-8"
     return encoding_of(head)[2] or "utf-8"
 
 
