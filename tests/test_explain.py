@@ -84,6 +84,19 @@ def test_closed_stdin_is_a_usage_error():
         assert "stdin is closed" in json.loads(proc.stdout)["error"]["message"]
 
 
+def test_text_needs_no_stdin():
+    import subprocess
+    import sys
+
+    # --text with stdin closed: the doctor must not touch sys.stdin (was an internal error, exit 3)
+    proc = subprocess.run([sys.executable, "-m", "theanodoctor", "explain", "-f", "json", "--text",
+                           "AttributeError: module 'numpy' has no attribute 'bool'"],
+                          stdin=None, capture_output=True, timeout=60, close_fds=True,
+                          preexec_fn=lambda: os.close(0))
+    assert proc.returncode == 0, proc.stderr
+    assert _causes(json.loads(proc.stdout)) == ["numpy-bool-alias"]
+
+
 @pytest.mark.parametrize("args, needle", [
     (["explain", "LOG", "--text", "x"], "not both"),
     (["explain", "missing.log"], "cannot read"),
@@ -129,6 +142,13 @@ def test_help_teaches_and_lists_exit_codes():
 def test_encoding_is_sniffed(data, encoding):
     assert sniff_encoding(data[:4]) == encoding
     assert list(numbered_lines(io.BytesIO(data))) == [(1, "nvrtc")]
+
+
+def test_nul_padded_log_is_not_utf16():
+    # a log truncated under its writer (logrotate's copytruncate) starts with NUL bytes
+    data = b"\0\0\0\0nvrtc\n"
+    assert sniff_encoding(data[:4]) == "utf-8"
+    assert list(numbered_lines(io.BytesIO(data))) == [(1, "\0\0\0\0nvrtc")]
 
 
 class _Trickle(io.RawIOBase):

@@ -33,8 +33,8 @@ class Signature(NamedTuple):
     cause: str
     contains: tuple[str, ...]  # literal texts (any), lower-cased: a case-insensitive first filter
     regex: re.Pattern[str] | None  # must match too when given; named groups become values
-    context: tuple[str, ...]  # one of these must appear somewhere in the log, else confidence is low
-    unless: tuple[str, ...]  # if one of these appears anywhere in the log, confidence is low
+    context: tuple[str, ...]  # lower-cased; one of these must appear somewhere in the log, else confidence is low
+    unless: tuple[str, ...]  # lower-cased; if one of these appears anywhere in the log, confidence is low
     python: SpecifierSet | None  # the Python seen in the log's paths must match, else confidence is low
     warning: bool  # a warning, not an error: not the cause of an exception nothing else explains
     confidence: str
@@ -72,6 +72,11 @@ def _regex(name: str, row: Any) -> re.Pattern[str] | None:
         raise KnowledgeError(f"{where(name, row)}: `regex` does not compile: {exc}") from exc
 
 
+def _lowered(name: str, row: Any, key: str) -> tuple[str, ...]:
+    # The scan compares them with the lower-cased log (case-insensitive, once per block).
+    return tuple(s.lower() for s in strings(name, row, key))
+
+
 @table
 def causes() -> dict[str, Cause]:
     found: dict[str, Cause] = {}
@@ -98,8 +103,8 @@ def signatures() -> tuple[Signature, ...]:
     for row in rows(SIGNATURES, "signatures"):
         sig = Signature(
             id=text(SIGNATURES, row, "id"), cause=text(SIGNATURES, row, "cause"),
-            contains=tuple(s.lower() for s in strings(SIGNATURES, row, "contains")), regex=_regex(SIGNATURES, row),
-            context=strings(SIGNATURES, row, "context"), unless=strings(SIGNATURES, row, "unless"),
+            contains=_lowered(SIGNATURES, row, "contains"), regex=_regex(SIGNATURES, row),
+            context=_lowered(SIGNATURES, row, "context"), unless=_lowered(SIGNATURES, row, "unless"),
             python=spec(SIGNATURES, row, "python"), warning=bool(row.get("warning", False)),
             confidence=choice(SIGNATURES, row, "confidence", CONFIDENCES),
             note=text(SIGNATURES, row, "note", required=False), source=text(SIGNATURES, row, "source"),

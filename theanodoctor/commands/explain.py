@@ -71,7 +71,7 @@ def explain(logfile: str | None, text: str | None, python_spec: str | None, fmt:
     try:
         explanation = explain_stream(stream, facts)
     finally:
-        if stream is not sys.stdin.buffer:
+        if stream is not getattr(sys.stdin, "buffer", None):  # stdin may be closed (None) with --text
             stream.close()
     if explanation.blank:
         raise Failure("the log is empty: nothing to explain", 2)

@@ -53,9 +53,9 @@ def confidences(scan: ScanResult, causes: dict[str, Cause], warnings: set[str]) 
 
 def _confidence(hit: Hit, scan: ScanResult) -> str:
     sig, seen = hit.signature, scan.context_seen
-    if sig.context and not any(c.lower() in seen for c in sig.context):
+    if sig.context and not any(c in seen for c in sig.context):
         return "low"
-    if any(c.lower() in seen for c in sig.unless):
+    if any(c in seen for c in sig.unless):
         return "low"
     if sig.python is not None and (scan.python_hint is None or scan.python_hint not in sig.python):
         return "low"

@@ -7,26 +7,23 @@ its line number, so one 50 MB line never sits in memory at once."""
 
 from __future__ import annotations
 
-import codecs
 import io
 from collections.abc import Iterator
 from typing import Any, BinaryIO
+
+from theanodoctor.host.theanorc import encoding_of
 
 MAX_LINE = 16_384
 CHUNK = 1 << 20  # characters read at a time
 
 
 def sniff_encoding(head: bytes) -> str:
-    if head.startswith(codecs.BOM_UTF8):
-        return "utf-8-sig"
-    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return "utf-16"
-    # UTF-16 without BOM: every other byte of ASCII text is NUL.
-    if len(head) >= 4 and head[1:4:2] == b"\0\0" and head[0:4:2] != b"\0\0":
-        return "utf-16-le"
-    if len(head) >= 4 and head[0:4:2] == b"\0\0" and head[1:4:2] != b"\0\0":
-        return "utf-16-be"
-    return "utf-8"
+    """The codec for a log starting with ``head``: the same rule as for a Theano config file
+    (BOMs, BOM-less UTF-16 seen by its NUL bytes); UTF-8 when nothing else fits. A head of NULs
+    alone is no UTF-16: a log truncated under a writer (logrotate's copytruncate) starts so."""
+    if not head.strip(b"\0"):
+        return "utf-8"
+    return encoding_of(head)[2] or "utf-8"
 
 
 class _Prefixed(io.RawIOBase):

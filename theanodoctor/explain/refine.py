@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from theanodoctor import kb_libs, knowledge
+from theanodoctor.facts import dig, section
 
 from .result import Finding
 from .scan import ScanResult
@@ -44,13 +45,8 @@ def refine(findings: list[Finding], scan: ScanResult, facts: Any) -> tuple[list[
 _FACT_HUNGRY = {"nvrtc-dll-name", "cublas-dll-name", "numpy-bool-alias"}
 
 
-def _section(facts: Any, name: str) -> dict[str, Any]:
-    value = getattr(facts, name, None) if facts is not None else None
-    return value if isinstance(value, dict) else {}
-
-
 def _driver_cuda(facts: Any) -> tuple[int, int] | None:
-    value = _section(facts, "nvidia").get("cuda_driver_version")
+    value = section(facts, "nvidia").get("cuda_driver_version")
     try:
         return kb_libs.split_version(str(value)) if value else None
     except ValueError:
@@ -60,7 +56,7 @@ def _driver_cuda(facts: Any) -> tuple[int, int] | None:
 def _toolkit_files(facts: Any, prefix: str) -> list[tuple[str, str]]:
     """(bin folder, file) of every found toolkit's library whose name starts with ``prefix``."""
     found = []
-    for kit in _section(facts, "cuda").get("toolkits") or []:
+    for kit in section(facts, "cuda").get("toolkits") or []:
         for name in kit.get("libraries") or []:
             if str(name).lower().startswith(prefix) and str(name).lower().endswith(".dll"):
                 found.append((str(kit.get("bin_dir") or kit.get("root") or ""), str(name)))
@@ -117,7 +113,7 @@ def _numpy_pin(finding: Finding, scan: ScanResult, facts: Any) -> list[str]:
 
 
 def _python(facts: Any) -> str | None:
-    version = ((_section(facts, "target").get("stages") or {}).get("interpreter") or {}).get("version")
+    version = dig(section(facts, "target"), "stages", "interpreter", "version")
     if not isinstance(version, str):
         return None
     parts = version.split(".")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from theanodoctor.kb_causes import Cause
@@ -114,7 +114,7 @@ def order(findings: list[Finding], causes: dict[str, Cause], final_line: int | N
         for other in causes[cause_id].explains:
             if other in present and other != cause_id:
                 explained_by.setdefault(other, cause_id)
-    marked = [f if f.cause not in explained_by else _with(f, consequence_of=explained_by[f.cause]) for f in findings]
+    marked = [f if f.cause not in explained_by else replace(f, consequence_of=explained_by[f.cause]) for f in findings]
 
     said_last = {f.cause for f in findings if any(e.line == final_line for e in f.evidence)}
 
@@ -126,9 +126,3 @@ def order(findings: list[Finding], causes: dict[str, Cause], final_line: int | N
                 first)
 
     return sorted(marked, key=key)
-
-
-def _with(finding: Finding, **changes: Any) -> Finding:
-    from dataclasses import replace
-
-    return replace(finding, **changes)

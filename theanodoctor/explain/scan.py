@@ -20,6 +20,7 @@ from .normalize import segments
 
 BLOCK_LINES = 2048
 EVIDENCE_PER_SIGNATURE = 3
+MAX_SHOWN_CHARS = 400  # of one evidence or significant line
 FIRST_SIGNIFICANT, LAST_SIGNIFICANT = 12, 30
 SIGNIFICANT_WORDS = ("error", "exception", "traceback", "fatal", "undefined reference", "could not", "cannot",
                      "failed", "unable", "warning (theano", "during handling of the above",
@@ -61,7 +62,7 @@ class ScanResult:
 class Scanner:
     def __init__(self, sigs: Iterable[Signature]) -> None:
         self.sigs = tuple(sigs)
-        self.context = sorted({c.lower() for s in self.sigs for c in s.context + s.unless})
+        self.context = sorted({c for s in self.sigs for c in s.context + s.unless})
         literals = {lit for s in self.sigs for lit in s.contains} | set(SIGNIFICANT_WORDS)
         # str.find per literal runs in C over a whole block (one big case-insensitive regex
         # alternation is ~100x slower in Python's re). A literal that contains another one
@@ -133,16 +134,16 @@ class Scanner:
         hit = self.result.hits.setdefault(sig.id, Hit(sig))
         hit.count += 1
         if len(hit.evidence) < EVIDENCE_PER_SIGNATURE and all(n != number for n, _, _ in hit.evidence):
-            hit.evidence.append((number, part[:400], render_note(sig.note, values)))
+            hit.evidence.append((number, part[:MAX_SHOWN_CHARS], render_note(sig.note, values)))
         for key, value in values.items():
             hit.values.setdefault(key, value)
 
     def _significance(self, number: int, text: str) -> None:
+        item = (number, text[:MAX_SHOWN_CHARS])
         exception = EXCEPTION_LINE.match(text)
         if exception:
-            self.result.final_exception = (number, text[:400])
+            self.result.final_exception = item
         if exception or LOGGER_LINE.match(text) or COMPILER_LINE.search(text):
-            item = (number, text[:400])
             if len(self.result.first_significant) < FIRST_SIGNIFICANT:
                 self.result.first_significant.append(item)
             else:

@@ -3,6 +3,7 @@ when nothing is recognised, the lines that looked significant and where to get h
 
 from __future__ import annotations
 
+from rich.console import Console
 from rich.text import Text
 
 from theanodoctor.explain import Explanation, Finding
@@ -13,7 +14,7 @@ COLOURS = {"high": "red", "medium": "yellow", "low": "dim"}
 MAX_SIGNIFICANT = 15
 
 
-def _finding(console: object, number: int, finding: Finding, style: Style) -> None:
+def _finding(console: Console, number: int, finding: Finding, style: Style) -> None:
     arrow = "→" if style.unicode else "->"
     head = Text.assemble((f"{number}. ", "bold"), (finding.title, f"bold {COLOURS[finding.confidence]}"),
                          (f"  [{finding.confidence} confidence]", "dim"))
@@ -32,8 +33,8 @@ def _finding(console: object, number: int, finding: Finding, style: Style) -> No
         lines.append(Text("   fix: ", style="dim") + can)
     lines.append(Text(f"   cause id: {finding.cause}; source: {finding.source}", style="dim"))
     for line in lines:
-        console.print(line)  # type: ignore[attr-defined]
-    console.print()  # type: ignore[attr-defined]
+        console.print(line)
+    console.print()
 
 
 def render_explanation(explanation: Explanation, style: Style = PLAIN) -> str:
@@ -61,17 +62,17 @@ def render_explanation(explanation: Explanation, style: Style = PLAIN) -> str:
     return str(console.file.getvalue())  # type: ignore[attr-defined]
 
 
-def _significant(console: object, explanation: Explanation) -> None:
+def _significant(console: Console, explanation: Explanation) -> None:
     lines = list(explanation.significant)
     final = explanation.final_exception
     if final and all(e.line != final.line for e in lines):
         lines.append(final)
     if not lines:
-        console.print(Text("No error, exception or compiler line was found in the input."))  # type: ignore[attr-defined]
+        console.print(Text("No error, exception or compiler line was found in the input."))
         return
-    console.print(Text("Lines that look significant:"))  # type: ignore[attr-defined]
+    console.print(Text("Lines that look significant:"))
     shown = lines if len(lines) <= MAX_SIGNIFICANT else lines[:5] + lines[-(MAX_SIGNIFICANT - 5):]
     for ev in shown:
-        console.print(Text(f"   line {ev.line}: ", style="dim") + Text(ev.text))  # type: ignore[attr-defined]
+        console.print(Text(f"   line {ev.line}: ", style="dim") + Text(ev.text))
     if final:
-        console.print(Text(f"   final exception (line {final.line}): ", style="dim") + Text(final.text))  # type: ignore[attr-defined]
+        console.print(Text(f"   final exception (line {final.line}): ", style="dim") + Text(final.text))
