@@ -99,7 +99,7 @@ def check(python_spec: str | None, snapshot: str | None, fmt: str, verbose: bool
             emit(render_list(checks, style()))
         return
     from theanodoctor.facts import Facts
-    from theanodoctor.report import Report
+    from theanodoctor.report import judge
 
     if snapshot:
         facts = Facts.load(snapshot)
@@ -108,7 +108,7 @@ def check(python_spec: str | None, snapshot: str | None, fmt: str, verbose: bool
         _preload(fmt)
         facts = pending.wait()
     options = engine.Options(require_gpu=require_gpu)
-    report = Report(facts, tuple(engine.run_checks(facts, checks, options)), options)
+    report = judge(facts, checks, options)
     smoked = _smoke_for_check(python, fmt) if smoke else None
     exit_code = max(report.exit_code(strict), smoked.exit_code if smoked else 0)
     if fmt == "json":
