@@ -10,6 +10,8 @@ file) is rebuilt. A missing interpreter is an error, never a skip: CI must fail 
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
@@ -17,7 +19,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import NamedTuple
+from typing import Iterator, NamedTuple
 
 MARKER = ".theanodoctor-test-env.json"
 # Read once at import: the tests' guard fixture later points HOME at a temporary folder.
@@ -103,12 +105,29 @@ def _create_venv(interpreter: Path, dest: Path, python: str) -> None:
         _run([str(interpreter), "-m", "venv", str(dest)])
 
 
+@contextlib.contextmanager
+def _build_lock(dest: Path) -> Iterator[None]:
+    """One builder per environment: parallel test runs sharing the cache wait for each other
+    instead of deleting each other's half-built folder."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with open(dest.parent / f".{dest.name}.lock", "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+
+
 def ensure_env(name: str) -> Path:
     """Return the folder of a built environment, building it if the cache lacks it."""
     spec = SPECS[name]
     dest = cache_root() / f"{spec.name}-{spec.key}"
     if (dest / MARKER).is_file():
         return dest
+    with _build_lock(dest):
+        if not (dest / MARKER).is_file():
+            _build(spec, dest)
+    return dest
+
+
+def _build(spec: EnvSpec, dest: Path) -> None:
     interpreter = find_interpreter(spec.python)
     if dest.exists():
         shutil.rmtree(dest)
@@ -120,12 +139,15 @@ def ensure_env(name: str) -> Path:
              "--no-input", *spec.packages]
         )
     (dest / MARKER).write_text(json.dumps({"spec": spec._asdict(), "interpreter": str(interpreter)}))
-    return dest
 
 
 def main(argv: list[str]) -> int:
     """``python -m tests.legacy_envs [--python] [NAME ...]``: build (or find) the environments;
     with --python print only their interpreters' paths (for scripts and the README demo)."""
+    if "-h" in argv or "--help" in argv:
+        print(f"usage: python -m tests.legacy_envs [--python] [NAME ...]\n\n{main.__doc__}\n\n"
+              f"known environments: {', '.join(SPECS)}")
+        return 0
     only_python = "--python" in argv
     names = [a for a in argv if a != "--python"] or list(SPECS)
     unknown = [n for n in names if n not in SPECS]
