@@ -1,0 +1,219 @@
+"""Resolve what a repository leaves unpinned as of its date, with a real resolver.
+
+pip 26.0 added ``--uploaded-prior-to``; with ``--python-version``, ``--platform``, ``--abi``,
+``--only-binary=:all:``, ``--dry-run`` and ``--report`` a current pip resolves wheels for a target
+Python it cannot run itself (2.7 included) without installing anything. uv's ``--exclude-newer``
+would do the same, but uv refuses targets older than Python 3.6 ("Python <3.6 is not supported").
+
+A package with no wheel for the target (many of that era's, Theano included, are source-only)
+cannot be resolved that way: pip would have to build its metadata with this machine's Python,
+which fails for setup scripts of that age. Such a package, when the repository names it, is
+pinned to its newest release uploaded before the date (``pip index versions``, same cut-off);
+its own dependencies come from the target's pip when the package is built."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import platform
+import re
+import sys
+import tempfile
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
+from packaging.version import InvalidVersion, Version
+
+from theanodoctor import proc
+
+PIP_WITH_CUTOFF = Version("26.0")
+INDEX = "https://pypi.org/simple"  # the index that carries upload times (PEP 700)
+TIMEOUT = 300.0
+# pip: "Could not find a version that satisfies the requirement pyyaml (from keras) (from versions: none)"
+_NO_WHEEL = re.compile(r"satisfies the requirement ([A-Za-z0-9._-]+)[^(\n]*(?:\(from ([A-Za-z0-9._-]+)[^)]*\) )?"
+                       r"\(from versions: none\)")
+_MANYLINUX = ((5, "manylinux1"), (12, "manylinux2010"), (17, "manylinux2014"), (24, None), (27, None), (28, None))
+
+
+class AsOfPin(NamedTuple):
+    name: str
+    version: str
+    reason: str
+
+
+class AsOf(NamedTuple):
+    pins: tuple[AsOfPin, ...]
+    tool: str              # "pip 26.3"
+    problem: str | None    # why nothing was resolved (then pins is empty)
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None
+
+
+def pip_version(python: str = sys.executable) -> Version | None:
+    done = proc.run([python, "-m", "pip", "--version"], 60.0)
+    found = re.match(r"pip (\S+)", done.stdout) if done.ran and done.returncode == 0 else None
+    try:
+        return Version(found.group(1)) if found else None
+    except InvalidVersion:
+        return None
+
+
+def cutoff(day: dt.date) -> str:
+    """Everything uploaded during the repository's last day counts."""
+    return (day + dt.timedelta(days=1)).strftime("%Y-%m-%dT00:00:00Z")
+
+
+def target_options(python: str) -> list[str]:
+    """pip's options for a CPython ``python`` ("2.7") on this machine's platform."""
+    major, minor = (int(p) for p in python.split(".")[:2])
+    abi = f"cp{major}{minor}" + ("mu" if major == 2 else "m" if (major, minor) < (3, 8) else "")
+    options = ["--python-version", python, "--implementation", "cp", "--abi", abi]
+    if sys.platform.startswith("linux"):
+        machine = platform.machine()
+        libc, glibc = platform.libc_ver()
+        top = int(glibc.split(".")[1]) if libc == "glibc" and glibc.count(".") >= 1 else 17
+        for minor_glibc, legacy in _MANYLINUX:
+            if minor_glibc <= top:
+                options += ["--platform", f"manylinux_2_{minor_glibc}_{machine}"]
+                options += ["--platform", f"{legacy}_{machine}"] if legacy else []
+    return options
+
+
+def _pip(python: str, args: Sequence[str], timeout: float) -> proc.ProcResult:
+    # --isolated: no pip.conf, no PIP_* variables (a find-links folder has no upload times)
+    return proc.run([python, "-m", "pip", *args, "--isolated", "--disable-pip-version-check", "--no-input",
+                     "--index-url", INDEX], timeout, keep=1 << 24)
+
+
+def newest_before(name: str, spec: str, python: str, day: dt.date, timeout: float = TIMEOUT) -> str | None:
+    """The newest release of ``name`` matching ``spec`` uploaded before the end of ``day``."""
+    done = _pip(sys.executable, ["index", "versions", name, "--json", "--uploaded-prior-to", cutoff(day), *target_options(python)], timeout)
+    try:
+        versions = json.loads(done.stdout).get("versions", []) if done.ran and done.returncode == 0 else []
+    except ValueError:
+        return None
+    wanted = Requirement(f"{name}{spec}").specifier
+    return next((v for v in versions if Version(v) in wanted), None)
+
+
+def _requirement(line: str) -> Requirement | None:
+    try:
+        return Requirement(line)
+    except InvalidRequirement:
+        return None
+
+
+def resolve_as_of(requirements: Sequence[str], python: str, day: dt.date,
+                  timeout: float = TIMEOUT) -> AsOf:
+    """Exact pins for ``requirements`` (PEP 508 lines) on CPython ``python`` as of ``day``."""
+    found = pip_version()
+    tool = f"pip {found}" if found else "pip"
+    if found is None or found < PIP_WITH_CUTOFF:
+        return AsOf((), tool, f"as-of resolution needs pip >= {PIP_WITH_CUTOFF} (--uploaded-prior-to); the doctor's "
+                              f"environment has {tool}: `{sys.executable} -m pip install -U pip`")
+    state = _State([r for r in requirements if _requirement(r) is not None], [], python, day, tool, timeout)
+    for _ in range(2 * len(state.wheels) + 8):
+        done, report = _resolve(state.wheels, python, day, timeout, deps=True)
+        if report is not None:
+            pins = [AsOfPin(item["metadata"]["name"], item["metadata"]["version"],
+                            f"resolved as of {day.isoformat()} by {tool} for Python {python}") for item in report]
+            return AsOf(tuple(pins + state.fixed), tool, None)
+        problem = state.step(done)
+        if problem:
+            return AsOf((), tool, problem)
+    return AsOf((), tool, "the resolution did not settle")
+
+
+class _State(NamedTuple):
+    wheels: list[str]         # the lines pip resolves from wheels
+    fixed: list[AsOfPin]      # pinned around pip: source-only packages, and the packages needing them
+    python: str
+    day: dt.date
+    tool: str
+    timeout: float
+
+    def step(self, done: proc.ProcResult) -> str | None:
+        """Take the source-only package pip stopped at out of its hands; a problem, or None."""
+        when = self.day.isoformat()
+        missing = _NO_WHEEL.search(done.stderr)
+        if missing is None:
+            tail = done.error or "\n".join(done.stderr.strip().splitlines()[-6:])
+            return f"{self.tool} found no set of releases as of {when} for Python {self.python}: {tail}"
+        name, parent = missing.group(1), missing.group(2)
+        if parent is None:
+            return self._source_only(name, self._pop(name))
+        line = self._pop(parent) or parent
+        report = _resolve([line], self.python, self.day, self.timeout, deps=False)[1]
+        if not report:
+            return f"{parent} (which needs {name}, source only) has no wheel either as of {when}"
+        meta = report[0]["metadata"]
+        needed = [r for r in meta.get("requires_dist") or [] if _applies(r, self.python)]
+        own = next((r for r in needed if _same(r, name)), name)
+        self.wheels.extend(r for r in needed if not _same(r, name))
+        self.fixed.append(AsOfPin(meta["name"], meta["version"], f"resolved as of {when} by {self.tool} for Python "
+                                  f"{self.python} (its dependencies resolved beside it: {name} has no wheel)"))
+        return self._source_only(name, own)
+
+    def _pop(self, name: str) -> str | None:
+        index = next((i for i, r in enumerate(self.wheels) if _same(r, name)), None)
+        line = self.wheels.pop(index) if index is not None else None
+        while index is not None:  # a cap given as a second line for the same name goes too
+            index = next((i for i, r in enumerate(self.wheels) if _same(r, name)), None)
+            if index is not None:
+                line = f"{line},{Requirement(self.wheels.pop(index)).specifier}"
+        return line
+
+    def _source_only(self, name: str, line: str | None) -> str | None:
+        req = _requirement((line or name).replace(",,", ",").rstrip(","))
+        if req is None or any(_same(p.name, req.name) for p in self.fixed if "source only" in p.reason):
+            return None if req is not None else f"cannot read the requirement {line!r}"
+        version = newest_before(req.name, str(req.specifier), self.python, self.day, self.timeout)
+        if version is None:
+            return f"no release of {req} was uploaded to PyPI before the end of {self.day.isoformat()}"
+        self.fixed.append(AsOfPin(req.name, version, f"the newest release before the end of {self.day.isoformat()} "
+                                  f"({self.tool}); source only, so its own dependencies come when it is built"))
+        return None
+
+
+def _applies(line: str, python: str) -> bool:
+    """A dependency that applies to the target: no extra, and its markers hold for that Python."""
+    req = _requirement(line)
+    if req is None:
+        return False
+    if req.marker is None:
+        return True
+    env = {"python_version": python, "python_full_version": f"{python}.0", "extra": "", "sys_platform": sys.platform,
+           "platform_system": platform.system(), "platform_machine": platform.machine(), "os_name": os.name,
+           "implementation_name": "cpython", "platform_python_implementation": "CPython"}
+    try:
+        return req.marker.evaluate(env)
+    except Exception:  # an unknown marker variable: leave the dependency to the target's pip
+        return False
+
+
+def _same(line: str, name: str) -> bool:
+    req = _requirement(line)
+    return req is not None and canonicalize_name(req.name) == canonicalize_name(name)
+
+
+def _resolve(lines: Sequence[str], python: str, day: dt.date, timeout: float,
+             deps: bool) -> tuple[proc.ProcResult, list[dict] | None]:  # type: ignore[type-arg]
+    with tempfile.TemporaryDirectory(prefix="theanodoctor-asof-") as folder:
+        reqs, out = os.path.join(folder, "requirements.txt"), os.path.join(folder, "report.json")
+        with open(reqs, "w", encoding="utf-8") as handle:
+            handle.write("\n".join(lines) + "\n")
+        done = _pip(sys.executable, ["install", "--dry-run", "--ignore-installed", "--quiet", "--report", out,
+                                     "--only-binary=:all:", "--uploaded-prior-to", cutoff(day),
+                                     *(() if deps else ("--no-deps",)), *target_options(python), "-r", reqs], timeout)
+        if not (done.ran and done.returncode == 0 and os.path.isfile(out)):
+            return done, None
+        try:
+            with open(out, encoding="utf-8") as handle:
+                return done, list(json.load(handle).get("install", []))
+        except (OSError, ValueError):
+            return done, None
