@@ -92,7 +92,8 @@ def _pip(python: str, args: Sequence[str], timeout: float) -> proc.ProcResult:
 
 def newest_before(name: str, spec: str, python: str, day: dt.date, timeout: float = TIMEOUT) -> str | None:
     """The newest release of ``name`` matching ``spec`` uploaded before the end of ``day``."""
-    done = _pip(sys.executable, ["index", "versions", name, "--json", "--uploaded-prior-to", cutoff(day), *target_options(python)], timeout)
+    done = _pip(sys.executable, ["index", "versions", name, "--json", "--uploaded-prior-to", cutoff(day),
+                                 *target_options(python)], timeout)
     try:
         versions = json.loads(done.stdout).get("versions", []) if done.ran and done.returncode == 0 else []
     except ValueError:
