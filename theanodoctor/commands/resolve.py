@@ -3,7 +3,6 @@ named stacks, build an environment. Parse, call, render; the work is in theanodo
 
 from __future__ import annotations
 
-import os
 import platform
 import re
 import sys
@@ -240,8 +239,7 @@ def provision(prefix: str | None, name: str | None, method: str, dry_run: bool, 
     if fmt == "text":
         note(f"provisioning {_summary_line(res)} with {plan.method} into {plan.target} (log: {plan.log})")
     python = runner.build(plan)
-    theanorc = os.path.join(provisioning.env_prefix(python), "theanorc") if device == "config" else None
-    verified = runner.verify(python, device, theanorc)
+    verified = runner.verify(python, device)
     code = max(verified.exit_code, 1 if res.gpu and plan.method == "venv" else 0)
     if fmt == "json":
         emit(json_doc({**document, "python": python, "check": verified.check, "smoke": verified.smoke,

@@ -128,6 +128,16 @@ def interpreter_version(python: str) -> str:
         raise Failure(f"--python {python} is not a Python that runs here: {exc}", 2) from exc
 
 
+def create_step(base: str, version: str, folder: str, force: bool) -> Step:
+    """venv, or for Python 2 (which has no venv module) the virtualenv the doctor depends on (20.21,
+    the last that creates 2.7 envs; its bundled pip 20.3.4 and setuptools 44 need no download)."""
+    clear = ("--clear",) if force else ()
+    if version.startswith("2."):
+        return Step(f"create the virtualenv {folder}", (sys.executable, "-m", "virtualenv", "--no-download",
+                                                        "-p", base, *clear, folder), QUICK_TIMEOUT * 5)
+    return Step(f"create the venv {folder}", (base, "-m", "venv", *clear, folder), QUICK_TIMEOUT * 5)
+
+
 def venv_plan(res: Resolution, python: str | None, prefix: str | None, force: bool) -> Plan:
     wanted = res.pin("python") or ""
     base = python or shutil.which(f"python{wanted}")
@@ -142,8 +152,7 @@ def venv_plan(res: Resolution, python: str | None, prefix: str | None, force: bo
     workdir = _workdir(os.path.basename(folder))
     requirements = os.path.join(workdir, "requirements.txt")
     new_python = env_python(folder)
-    steps = (Step(f"create the venv {folder}", (base, "-m", "venv", *(("--clear",) if force else ()), folder),
-                  QUICK_TIMEOUT * 5),
+    steps = (create_step(base, wanted, folder, force),
              Step("pip install numpy, scipy, Theano (Theano builds from its sdist)",
                   (new_python, "-m", "pip", "install", "--disable-pip-version-check", "--no-input",
                    "-r", requirements), INSTALL_TIMEOUT))
