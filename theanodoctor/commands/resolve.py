@@ -46,6 +46,16 @@ def constraint_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return command
 
 
+def project_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """A repository instead of versions: `resolve --project` and `provision --project`."""
+    command = click.option("--as-of", "as_of", metavar="YYYY-MM-DD",
+                           help="With --project: resolve its unpinned requirements as of this date "
+                                "(default: its last commit, else what its files say).")(command)
+    return click.option("--project", metavar="PATH",
+                        help="A repository folder: scan it and lock what it needs (Theano release, Python, "
+                             "frameworks, the rest as of its date).")(command)
+
+
 def host_os() -> str:
     return {"Windows": "windows", "Darwin": "macos"}.get(platform.system(), "linux")
 
@@ -111,6 +121,7 @@ def run_resolution(opts: dict[str, Any], fmt: str, from_machine: bool = False) -
 
 @click.command(epilog=RESOLVE_EXIT_CODES)
 @constraint_options
+@project_options
 @click.option("--from-machine", is_flag=True,
               help="Take the OS, Python, GPU, driver, CUDA, cuDNN and Theano flavour from the probe of this machine.")
 @click.option("--emit", "emit_kind", type=click.Choice(["conda", "pip", "theanorc"]),
@@ -130,9 +141,16 @@ def resolve(from_machine: bool, emit_kind: str | None = None, output: str | None
       theanodoctor resolve --gpu "RTX 3090" --cuda 10.2          # conflict, explained
       theanodoctor resolve --cpu-only --emit pip -o requirements.txt
       theanodoctor resolve --from-machine
+      theanodoctor resolve --project ./paper-code --emit pip -o requirements.lock
     """
     if output and not emit_kind:
         raise click.UsageError("--output needs --emit conda|pip|theanorc")
+    if opts.get("project"):
+        from theanodoctor.commands.project import resolve_project
+
+        resolve_project(opts, fmt, emit_kind, output, force, verbose)
+    if opts.get("as_of"):
+        raise click.UsageError("--as-of needs --project")
     res = run_resolution(opts, fmt, from_machine)
     text = None
     if emit_kind and res.resolved:
@@ -193,6 +211,7 @@ Exit codes:
 
 @click.command(epilog=PROVISION_EXIT_CODES)
 @constraint_options
+@project_options
 @click.option("--prefix", metavar="DIR", help="Folder of the new environment (must not exist, or be empty).")
 @click.option("--name", metavar="NAME", help="Name of the new conda env (conda/mamba only).")
 @click.option("--method", type=click.Choice(["auto", "conda", "venv"]), default="auto", show_default=True,
@@ -212,11 +231,26 @@ def provision(prefix: str | None, name: str | None, method: str, dry_run: bool, 
     Examples:
       theanodoctor provision --profile cpu-py37 --python /usr/bin/python3.7 --prefix ./theano37
       theanodoctor provision --os windows --gpu "GTX 1660 SUPER" --name theano37 --dry-run
+      theanodoctor provision --project ./paper-code --python ~/.pyenv/versions/2.7.18/bin/python
+
+    With --project: scan the repository, lock what it needs (`resolve --project`), build it with
+    venv (virtualenv for Python 2.7) + pip, then `check`, `smoke-test` and an import of each of the
+    repository's own top-level modules in the new env (imports only; failures explained).
     """
     from theanodoctor.resolver import provision as provisioning
     from theanodoctor.resolver import runner
 
     _, interpreter = python_value(opts.get("python"))
+    if opts.get("project"):
+        from theanodoctor.commands.project import provision_project
+
+        if name or method == "conda":
+            raise click.UsageError("--project builds a venv (virtualenv for 2.7): --name and --method conda "
+                                   "do not apply")
+        provision_project({**opts, "python": None}, interpreter, prefix, dry_run, force, fmt)
+        return
+    if opts.get("as_of"):
+        raise click.UsageError("--as-of needs --project")
     if interpreter:
         opts["python"] = provisioning.interpreter_version(interpreter)
     res = run_resolution(opts, fmt)

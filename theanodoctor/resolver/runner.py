@@ -98,7 +98,7 @@ def build(plan: Plan) -> str:
             _run(step, log)
         python = _new_python(plan)
         log.write(f"# new interpreter: {python}\n")
-    envhook.install(python, plan.theanorc)
+    envhook.install(python, plan.theanorc, dict(plan.variables))
     return python
 
 

@@ -1,0 +1,80 @@
+"""The GPU side of a repository's lock: the CPU when no GPU is asked for or found; for Theano 1.0
+the stack resolver's CUDA/cuDNN/pygpu pins; for code on the old backend (`theano.sandbox.cuda`,
+Theano <= 0.9) its own limits, with ways out when the GPU is beyond them."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from packaging.version import Version
+
+from theanodoctor.resolver.eras import Choice
+from theanodoctor.resolver.lock import Setting
+from theanodoctor.resolver.model import Conflict, Reason
+
+OLD_BACKEND_MARK = "sandbox.cuda"
+
+
+class GpuSide(NamedTuple):
+    device: str
+    pins: tuple[tuple[str, str, str], ...]
+    settings: tuple[Setting, ...]
+    conflicts: tuple[Conflict, ...]
+    notes: tuple[str, ...]
+
+
+def old_backend_uses(scan: dict[str, Any]) -> list[dict[str, Any]]:
+    """The evidence that the code imports the old GPU backend."""
+    found: list[dict[str, Any]] = []
+    for item in scan.get("constraints") or []:
+        for e in item.get("evidence") or []:
+            if isinstance(e, dict) and OLD_BACKEND_MARK in str(e.get("text") or ""):
+                found.append(e)
+    return found
+
+
+def _cpu(reason: str, notes: tuple[str, ...] = ()) -> GpuSide:
+    return GpuSide("cpu", (("device", "cpu", reason),),
+                   (Setting("theanorc:global.device", "cpu", reason),), (), notes)
+
+
+def gpu_side(choice: Choice, gpu: Any, scan: dict[str, Any]) -> GpuSide:
+    old = old_backend_uses(scan)
+    where = ", ".join(f"{e.get('file')}:{e.get('line')}" for e in old[:3])
+    if gpu.cpu_only:
+        return _cpu("--cpu-only")
+    if gpu.cc is None:
+        return _cpu("no NVIDIA GPU was found on this machine (give --gpu, --arch or --cuda for another one)")
+    from theanodoctor import kb_eras
+
+    limit = kb_eras.old_backend_limit()
+    if old and Version(gpu.cc) >= Version(limit.first_unusable_cc):
+        why = Reason(f"the code imports the old GPU backend ({where}); {limit.text}", limit.cites)
+        return GpuSide("cpu", (), (), (Conflict((gpu.label, f"theano.sandbox.cuda ({where})"), (why,), (
+            "run it on the CPU: --cpu-only (device=cpu; the old backend's imports still load)",
+            "port it to the gpuarray backend (device=cuda) with `theanodoctor port`, planned for a later release",
+        )),), ())
+    if Version(choice.version) < Version("0.10") and old:
+        return GpuSide("gpu", (("device", "gpu", f"the old backend (device=gpu), as the code needs ({where})"),),
+                       (Setting("theanorc:global.device", "gpu", "the old backend the code imports"),), (),
+                       (limit.text,))
+    return _gpuarray(choice, gpu)
+
+
+def _gpuarray(choice: Choice, gpu: Any) -> GpuSide:
+    """Theano 1.0.x on the GPU: CUDA, cuDNN, pygpu, driver and compiler from the stack resolver."""
+    from theanodoctor.resolver.inputs import InputError, build
+    from theanodoctor.resolver.resolve import resolve
+
+    try:
+        cons = build(python=choice.python, theano="1.0.5", cc=gpu.cc, **gpu.options)
+    except InputError as exc:
+        return GpuSide("cpu", (), (), (Conflict((gpu.label,), (Reason(str(exc)),), ("--cpu-only",)),), ())
+    res = resolve(cons)
+    if not res.resolved:
+        return GpuSide("cpu", (), (), res.conflicts, ())
+    pins = tuple((p.name, p.value, p.reason.text) for p in res.pins
+                 if p.name in ("pygpu", "cuda", "cudnn", "driver", "compiler"))
+    return GpuSide("cuda", (("device", "cuda", f"the gpuarray backend on {gpu.label}"),) + pins,
+                   (Setting("theanorc:global.device", "cuda", "Theano 1.0's GPU backend"),), (),
+                   ("pygpu is not on PyPI: a venv cannot install it; provision with conda for the GPU",))
