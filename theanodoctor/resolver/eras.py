@@ -1,27 +1,22 @@
-"""The Theano release a repository gets: the newest the code's markers allow on the Python it
-needs, with the numpy/scipy ceilings of that release (the era tables) as resolver caps."""
+"""The Theano release a repository gets (the era tables, profiles/theano_releases.yaml): the newest
+the code's markers allow on the Python it needs, its declared floors as resolver inputs, and the
+numpy ceiling the compat rules (profiles/theano_compat.yaml) put on that release as a cap."""
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import NamedTuple
 
 from packaging.requirements import Requirement
-from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
+from theanodoctor import kb_era, knowledge
+from theanodoctor.resolver import cites
 from theanodoctor.resolver.model import Cite, Conflict, Reason
 
-
-class Release(NamedTuple):
-    flavour: str
-    version: str
-    released: str                  # "2016-03-21"
-    pythons: tuple[str, ...]       # minors it runs on, best first
-    requires: tuple[str, ...]      # its setup.py install_requires
-    caps: tuple[str, ...]          # "numpy<1.16": what breaks it beyond
-    cites: tuple[Cite, ...]
+ERA = "profiles/theano_releases.yaml"
 
 
 class Choice(NamedTuple):
@@ -30,15 +25,10 @@ class Choice(NamedTuple):
     python: str
     python_reason: str
     reason: str
-    requires: tuple[str, ...]
-    caps: tuple[str, ...]
+    requires: tuple[str, ...]   # its install_requires (floors), as resolver lines
+    caps: tuple[str, ...]       # "numpy<1.16.0": what the compat rules say breaks it
     cites: tuple[Cite, ...]
-
-
-def releases() -> tuple[Release, ...]:
-    from theanodoctor import kb_eras
-
-    return kb_eras.releases()
+    release: kb_era.Release
 
 
 def _in(version: str, low: str | None, high: str | None) -> bool:
@@ -46,43 +36,86 @@ def _in(version: str, low: str | None, high: str | None) -> bool:
     return (low is None or v >= Version(low)) and (high is None or v <= Version(high))
 
 
+def _python(release: kb_era.Release, major: int | None) -> tuple[str, str] | None:
+    """The Python to pin: the era row's pin for that major (reproduced or declared), else the newest
+    declared minor of that major."""
+    for pin in release.pins:
+        if major is None or pin.python.startswith(f"{major}."):
+            how = "reproduced here" if pin.verified else "the row's pin"
+            return pin.python, f"{release.label} on Python {pin.python}: {how} ({pin.source})"
+    declared = [p for p in release.python if major is None or p.startswith(f"{major}.")]
+    if not declared:
+        return None
+    best = max(declared, key=Version)
+    return best, f"{release.label} declares Python {', '.join(release.python)} ({release.python_source})"
+
+
+def caps(release: kb_era.Release, python: str) -> tuple[tuple[str, ...], tuple[Cite, ...]]:
+    """One numpy ceiling: below the lowest numpy a compat rule says breaks this release."""
+    lows: list[tuple[Version, knowledge.CompatRule]] = []
+    for rule in knowledge.compat_rules():
+        if rule.flavour != release.flavour or rule.numpy is None or rule.result != "broken":
+            continue
+        if rule.theano is not None and not rule.theano.contains(release.version, prereleases=True):
+            continue
+        if rule.python is not None and not rule.python.contains(python):
+            continue
+        floors = [Version(s.version) for s in rule.numpy if s.operator in (">=", ">")]
+        if floors:
+            lows.append((min(floors), rule))
+    if not lows:
+        return (), ()
+    low, rule = min(lows, key=lambda item: item[0])
+    return (f"numpy<{low}",), (cites.rule(rule),)
+
+
+def _requires(release: kb_era.Release) -> tuple[str, ...]:
+    found = [f"numpy{release.numpy}", f"scipy{release.scipy}"]
+    six = re.search(r"six>=([\d.]+)", release.requires_source)
+    return tuple(found + ([f"six>={six.group(1)}"] if six else []))
+
+
 def choose(low: str | None, high: str | None, major: int | None, day: dt.date) -> Choice | Conflict:
-    """The newest release in [low, high] for the Python major the code needs; without markers, the
-    newest released by the repository's date (what its authors had)."""
-    allowed = [r for r in releases() if r.flavour == "Theano" and _in(r.version, low, high)]
-    fits = [r for r in allowed if major is None or any(p.startswith(f"{major}.") for p in r.pythons)]
-    if not fits:
+    """The newest final release in [low, high] for the Python major the code needs; without any
+    marker, the newest released by the repository's date (what its authors had)."""
+    allowed = [r for r in kb_era.releases() if r.flavour == "Theano" and not r.pre and _in(r.version, low, high)]
+    fits = [(r, _python(r, major)) for r in allowed]
+    usable = [(r, p) for r, p in fits if p is not None]
+    if not usable:
         span = f"{low or 'any'} - {high or 'any'}"
-        return Conflict((f"Theano {span}", f"Python {major}"), (Reason(
-            f"no Theano release in the tables lies in {span}" + (f" and runs on Python {major}" if major else "")),),
-            ("check the markers `theanodoctor scan` lists; code using APIs of different eras needs porting",))
-    dated = [r for r in fits if r.released <= day.isoformat()]
+        return Conflict((f"Theano {span}",) + ((f"Python {major}",) if major else ()), (Reason(
+            f"no Theano release in {ERA} lies in {span}" + (f" and declares Python {major}" if major else "")),),
+            ("check the markers `theanodoctor scan` lists: code using APIs of different eras needs porting",))
+    dated = [(r, p) for r, p in usable if r.date <= day.isoformat()]
     if low is None and high is None and dated:
-        fits, why = dated, f"the newest Theano released by {day.isoformat()} (no API marker limits it)"
+        usable, why = dated, f"the newest Theano released by {day.isoformat()} (no API marker limits it)"
     else:
         why = f"the newest Theano the code's markers allow ({low or 'any'} - {high or 'any'})"
-    best = max(fits, key=lambda r: Version(r.version))
-    python = next(p for p in best.pythons if major is None or p.startswith(f"{major}."))
-    python_reason = (f"the code parses only as Python 2; Theano {best.version} runs on {', '.join(best.pythons)}"
-                     if major == 2 else f"the Python Theano {best.version} runs best on "
-                     f"(it runs on {', '.join(best.pythons)})")
-    return Choice(best.flavour, best.version, python, python_reason, why, best.requires, best.caps, best.cites)
+    best, picked = max(usable, key=lambda item: Version(item[0].version))
+    assert picked is not None
+    python, python_reason = picked
+    if major == 2:
+        python_reason = f"the code parses only as Python 2; {python_reason}"
+    found_caps, cap_cites = caps(best, python)
+    row = Cite(ERA, best.label, f"{best.date_source}; {best.requires_source}")
+    return Choice(best.flavour, best.version, python, python_reason, f"{why}; released {best.date}; source only "
+                  "on PyPI (pip builds it)", _requires(best), found_caps, (row, *cap_cites), best)
 
 
 def cap_clash(req: Requirement, choice: Choice) -> Conflict | None:
-    """A repository pin outside what the chosen Theano tolerates (e.g. numpy==1.16.1 with Theano 0.9)."""
+    """A repository pin beyond what the chosen Theano tolerates (numpy==1.16.1 with Theano 0.9)."""
     pinned = [s.version for s in req.specifier if s.operator == "=="]
     for cap in choice.caps:
         capped = Requirement(cap)
-        if canonicalize_name(capped.name) == canonicalize_name(req.name) and pinned and \
-                not SpecifierSet(str(capped.specifier)).contains(pinned[0], prereleases=True):
+        if pinned and canonicalize_name(capped.name) == canonicalize_name(req.name) \
+                and not capped.specifier.contains(pinned[0], prereleases=True):
             return Conflict((f"{req} (the repository's pin)", f"Theano {choice.version}"), (Reason(
-                f"Theano {choice.version} needs {cap}", choice.cites),),
+                f"Theano {choice.version} needs {cap}", choice.cites[1:]),),
                 (f"drop the pin and let the doctor pick {capped.name} ({cap})",
                  "keep the pin with a newer Theano, if the code's markers allow one"))
     return None
 
 
 def cap_note(key: str, choice: Choice) -> str:
-    caps = [c for c in choice.caps if canonicalize_name(Requirement(c).name) == key]
-    return f"; capped at {', '.join(caps)} for Theano {choice.version}" if caps else ""
+    found = [c for c in choice.caps if canonicalize_name(Requirement(c).name) == key]
+    return f"; capped at {', '.join(found)} for Theano {choice.version}" if found else ""

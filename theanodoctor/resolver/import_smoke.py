@@ -34,7 +34,8 @@ class Imported(NamedTuple):
 def _last_error(text: str) -> str | None:
     lines = [line for line in text.strip().splitlines() if line.strip()]
     errors = [line for line in lines if not line.startswith((" ", "\t")) and ("Error" in line or "Exception" in line)]
-    return (errors or lines or [None])[-1]
+    found = errors or lines
+    return found[-1] if found else None
 
 
 def explain_failure(output: str) -> tuple[str | None, str | None]:

@@ -42,76 +42,79 @@ def _req(name: str, spec: str) -> Requirement | None:
 
 def lock_project(scan: dict[str, Any], gpu: GpuAsk, as_of: dt.date | None = None,
                  resolver: Callable[[Sequence[str], str, dt.date], AsOf] = resolve_as_of) -> ProjectLock:
-    """The lock for a scanned repository (``scan``: ``ScanResult.to_json()["scan"]``)."""
+    """The lock for a scanned repository (``scan``: ``ScanResult.to_json()["scan"]`` plus "root")."""
     day = as_of or dt.date.fromisoformat(str(scan.get("as_of") or dt.date.today().isoformat()))
     theano = scan.get("theano") or {}
-    major = (scan.get("python") or {}).get("major")
-    conflicts: list[Conflict] = []
     notes: list[str] = [str(p) for p in scan.get("problems") or []]
-    choice = eras.choose(theano.get("min"), theano.get("max"), major, day)
-    base = dict(root=str(scan.get("root") or ""), as_of=day.isoformat(),
-                as_of_source="option" if as_of else scan.get("as_of_source"),
-                constraints=tuple(scan.get("constraints") or ()), modules=tuple(scan.get("modules") or ()))
+    lock = ProjectLock(str(scan.get("root") or ""), day.isoformat(),
+                       "option" if as_of else scan.get("as_of_source"), None, None, "cpu", (), (),
+                       tuple(scan.get("constraints") or ()), (), (), tuple(scan.get("modules") or ()), None)
+    choice = eras.choose(theano.get("min"), theano.get("max"), (scan.get("python") or {}).get("major"), day)
     if isinstance(choice, Conflict):
-        return ProjectLock(python=None, theano=None, device="cpu", pins=(), settings=(), conflicts=(choice,),
-                           notes=tuple(notes), resolver=None, **base)
-    pins = [LockPin("python", choice.python, choice.python_reason, choice.cites),
+        return lock._replace(conflicts=(choice,), notes=tuple(notes))
+    lock = lock._replace(python=choice.python, theano=choice.version)
+    pins = [LockPin("python", choice.python, choice.python_reason, choice.cites[:1]),
             LockPin(choice.flavour, f"=={choice.version}", choice.reason, choice.cites)]
     settings: list[Setting] = []
+    conflicts: list[Conflict] = []
     wanted = list(choice.requires) + list(choice.caps)
     for item in scan.get("frameworks") or []:
-        found = frameworks.pin(item, choice, day)
-        if isinstance(found, Conflict):
-            conflicts.append(found)
+        framework = frameworks.pin(item, choice, day)
+        if isinstance(framework, Conflict):
+            conflicts.append(framework)
             continue
-        pins += found.pins
-        wanted += found.requires
-        settings += found.settings
-    taken = {canonicalize_name(p.name) for p in pins}
+        pins += framework.pins
+        wanted += framework.requires
+        settings += framework.settings
+    taken: set[str] = {canonicalize_name(p.name) for p in pins}
     for item in scan.get("requirements") or []:
-        name, spec = str(item.get("name") or ""), str(item.get("spec") or "")
-        key = canonicalize_name(name) if name else ""
-        if not key or key in taken:
-            continue
-        if key in THEANO_NAMES:
-            notes.append(f"{name}{spec} ({_where(item.get('evidence') or [])}) is replaced by "
-                         f"{choice.flavour}=={choice.version}, the release the code's markers allow")
-            continue
-        if "://" in spec:
-            pins.append(LockPin(name, spec, f"as the repository names it ({_where(item.get('evidence') or [])})"))
-            taken.add(key)
-            continue
-        req = _req(name, spec)
-        if req is None:
-            notes.append(f"cannot read the requirement {name}{spec} ({_where(item.get('evidence') or [])})")
-            continue
-        wanted.append(str(req))
-        clash = eras.cap_clash(req, choice)
-        if clash:
-            conflicts.append(clash)
+        line = _requirement_line(item, choice, taken, notes, pins, conflicts)
+        if line:
+            wanted.append(line)
     if conflicts:
-        return ProjectLock(python=choice.python, theano=choice.version, device="cpu", pins=tuple(pins),
-                           settings=tuple(settings), conflicts=tuple(conflicts), notes=tuple(notes),
-                           resolver=None, **base)
-    found = resolver(wanted, choice.python, day)
-    if not found.ok:
-        conflict = Conflict(("the repository's unpinned requirements",), (Reason(found.problem or ""),),
-                            ("pin the requirements by hand (resolve --emit pip shows the rest of the lock)",))
-        return ProjectLock(python=choice.python, theano=choice.version, device="cpu", pins=tuple(pins),
-                           settings=tuple(settings), conflicts=(conflict,), notes=tuple(notes),
-                           resolver=found.tool, **base)
-    stated = {canonicalize_name(r.split("=")[0]) for r in wanted if "==" in r}
-    for got in found.pins:
+        return lock._replace(pins=tuple(pins), settings=tuple(settings), conflicts=tuple(conflicts),
+                             notes=tuple(notes))
+    resolved = resolver(wanted, choice.python, day)
+    lock = lock._replace(resolver=resolved.tool)
+    if not resolved.ok:
+        conflict = Conflict(("the repository's unpinned requirements",), (Reason(resolved.problem or ""),),
+                            ("pin them by hand in the repository's requirements file",))
+        return lock._replace(pins=tuple(pins), settings=tuple(settings), conflicts=(conflict,), notes=tuple(notes))
+    stated = {canonicalize_name(Requirement(r).name) for r in wanted if "==" in r}
+    for got in resolved.pins:
         key = canonicalize_name(got.name)
-        if key in taken:
-            continue
-        reason = (f"pinned by the repository; {got.reason}" if key in stated else got.reason)
-        pins.append(LockPin(got.name, f"=={got.version}", reason + eras.cap_note(key, choice)))
-        taken.add(key)
+        if key not in taken:
+            reason = f"pinned by the repository; {got.reason}" if key in stated else got.reason
+            pins.append(LockPin(got.name, f"=={got.version}", reason + eras.cap_note(key, choice)))
+            taken.add(key)
     from theanodoctor.resolver import project_gpu
 
     side = project_gpu.gpu_side(choice, gpu, scan)
-    settings += side.settings
-    return ProjectLock(python=choice.python, theano=choice.version, device=side.device, pins=tuple(pins),
-                       settings=tuple(settings), conflicts=side.conflicts, notes=tuple(notes + list(side.notes)),
-                       resolver=found.tool, gpu_pins=side.pins, **base)
+    return lock._replace(device=side.device, pins=tuple(pins), settings=tuple(settings + list(side.settings)),
+                         conflicts=side.conflicts, notes=tuple(notes + list(side.notes)), gpu_pins=side.pins)
+
+
+def _requirement_line(item: dict[str, Any], choice: eras.Choice, taken: set[str], notes: list[str],
+                      pins: list[LockPin], conflicts: list[Conflict]) -> str | None:
+    """One requirement the repository states: a line for the resolver, a URL pin, or a note."""
+    name, spec = str(item.get("name") or ""), str(item.get("spec") or "")
+    key = canonicalize_name(name) if name else ""
+    where = _where(item.get("evidence") or [])
+    if not key or key in taken:
+        return None
+    if key in THEANO_NAMES:
+        notes.append(f"{name}{spec} ({where}) is replaced by {choice.flavour}=={choice.version}, the release "
+                     "the code's markers allow")
+        return None
+    if "://" in spec:
+        pins.append(LockPin(name, spec, f"as the repository names it ({where})"))
+        taken.add(key)
+        return None
+    req = _req(name, spec)
+    if req is None:
+        notes.append(f"cannot read the requirement {name}{spec} ({where})")
+        return None
+    clash = eras.cap_clash(req, choice)
+    if clash:
+        conflicts.append(clash)
+    return str(req)

@@ -10,9 +10,10 @@ from packaging.version import Version
 
 from theanodoctor.resolver.eras import Choice
 from theanodoctor.resolver.lock import Setting
-from theanodoctor.resolver.model import Conflict, Reason
+from theanodoctor.resolver.model import Cite, Conflict, Reason
 
 OLD_BACKEND_MARK = "sandbox.cuda"
+ERA = "profiles/theano_releases.yaml"
 
 
 class GpuSide(NamedTuple):
@@ -45,19 +46,25 @@ def gpu_side(choice: Choice, gpu: Any, scan: dict[str, Any]) -> GpuSide:
         return _cpu("--cpu-only")
     if gpu.cc is None:
         return _cpu("no NVIDIA GPU was found on this machine (give --gpu, --arch or --cuda for another one)")
-    from theanodoctor import kb_eras
+    from theanodoctor import kb_cuda, kb_era
 
-    limit = kb_eras.old_backend_limit()
-    if old and Version(gpu.cc) >= Version(limit.first_unusable_cc):
-        why = Reason(f"the code imports the old GPU backend ({where}); {limit.text}", limit.cites)
-        return GpuSide("cpu", (), (), (Conflict((gpu.label, f"theano.sandbox.cuda ({where})"), (why,), (
-            "run it on the CPU: --cpu-only (device=cpu; the old backend's imports still load)",
-            "port it to the gpuarray backend (device=cuda) with `theanodoctor port`, planned for a later release",
+    limits = kb_era.old_backend()
+    if old and not any(kb_cuda.arch_support(gpu.cc, cuda).supported for cuda in limits.cuda_known):
+        known = ", ".join(limits.cuda_known)
+        why = Reason(f"the code imports the old GPU backend ({where}), which {limits.arch}; the CUDA versions "
+                     f"known to work with it ({known}) do not know sm_{gpu.cc.replace('.', '')}",
+                     (Cite(ERA, "old_backend.cuda_known", limits.cuda_source),
+                      Cite(ERA, "old_backend.arch", limits.arch_source)))
+        return GpuSide("cpu", (), (), (Conflict((str(gpu.label), f"theano.sandbox.cuda ({where})"), (why,), (
+            "run it on the CPU: --cpu-only (device=cpu)",
+            "port it to the gpuarray backend (device=cuda) with `theanodoctor port` (planned: a later issue)",
         )),), ())
-    if Version(choice.version) < Version("0.10") and old:
-        return GpuSide("gpu", (("device", "gpu", f"the old backend (device=gpu), as the code needs ({where})"),),
-                       (Setting("theanorc:global.device", "gpu", "the old backend the code imports"),), (),
-                       (limit.text,))
+    if old and Version(choice.version) < Version("0.10"):
+        return GpuSide("gpu", (("device", "gpu", f"the old backend (device=gpu), as the code needs ({where})"),
+                               ("cuda", " or ".join(limits.cuda_known), limits.cuda_source)),
+                       (Setting("theanorc:global.device", "gpu", "the old backend the code imports"),
+                        Setting("theanorc:global.floatX", "float32", limits.float32_only)), (),
+                       (limits.nvcc,))
     return _gpuarray(choice, gpu)
 
 
