@@ -36,18 +36,29 @@ def _in(version: str, low: str | None, high: str | None) -> bool:
     return (low is None or v >= Version(low)) and (high is None or v <= Version(high))
 
 
+def _closeness(python: str) -> tuple[bool, int]:
+    """Python 3 before 2, then nearest 3.7 (the best-trodden Theano Python, as the stack resolver ranks)."""
+    major, minor = (int(p) for p in python.split(".")[:2])
+    return major != 3, abs(major * 100 + minor - 307)
+
+
 def _python(release: kb_era.Release, major: int | None) -> tuple[str, str] | None:
-    """The Python to pin: the era row's pin for that major (reproduced or declared), else the newest
-    declared minor of that major."""
-    for pin in release.pins:
-        if major is None or pin.python.startswith(f"{major}."):
-            how = "reproduced here" if pin.verified else "the row's pin"
-            return pin.python, f"{release.label} on Python {pin.python}: {how} ({pin.source})"
-    declared = [p for p in release.python if major is None or p.startswith(f"{major}.")]
+    """The Python to pin: a combination reproduced with this release, else the era row's pin for that
+    major, else the declared minor of that major nearest 3.7."""
+    def fits(python: str) -> bool:
+        return major is None or python.startswith(f"{major}.")
+
+    verified = sorted((v for v in knowledge.verified_stacks() if (v.flavour, v.theano) ==
+                       (release.flavour, release.version) and fits(v.python)), key=lambda v: _closeness(v.python))
+    if verified:
+        v = verified[0]
+        return v.python, f"{release.label} on Python {v.python} with numpy {v.numpy} was reproduced ({v.source})"
+    for pin in sorted((p for p in release.pins if fits(p.python)), key=lambda p: _closeness(p.python)):
+        return pin.python, f"{release.label} on Python {pin.python}: the era row's pin ({pin.source})"
+    declared = sorted((p for p in release.python if fits(p)), key=_closeness)
     if not declared:
         return None
-    best = max(declared, key=Version)
-    return best, f"{release.label} declares Python {', '.join(release.python)} ({release.python_source})"
+    return declared[0], f"{release.label} declares Python {', '.join(release.python)} ({release.python_source})"
 
 
 def caps(release: kb_era.Release, python: str) -> tuple[tuple[str, ...], tuple[Cite, ...]]:
