@@ -1,0 +1,153 @@
+"""Python source, from its syntax tree (never imported or run): whether it parses only as
+Python 2 (or only as Python 3), the modules and attributes it uses with the keyword names of each
+call, and the THEANO_FLAGS / KERAS_BACKEND strings in it."""
+
+from __future__ import annotations
+
+import ast
+import warnings
+from collections.abc import Iterable, Iterator
+
+from theanodoctor.scan import flags, py2tree
+from theanodoctor.scan.files import RepoFile
+from theanodoctor.scan.findings import Findings, Use
+from theanodoctor.scan.model import Problem, evidence
+
+Ref = tuple[str, tuple[str, ...], int]
+
+
+def read_python(file: RepoFile, text: str, out: Findings, tracked: frozenset[str]) -> None:
+    out.python_files += 1
+    lines = text.splitlines()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # invalid escapes in old code are not the scan's business
+            tree = ast.parse(text)
+    except (SyntaxError, ValueError) as exc:
+        _read_python2(file, text, lines, exc, out, tracked)
+        return
+    nodes = list(ast.walk(tree))  # one walk; every question below filters it
+    modern = _python3_only(nodes)
+    if modern is not None:
+        out.python3_only.append(evidence(file.rel, modern[0], _line(lines, modern[0]) or modern[1]))
+    imports = [(n, n.lineno) for n in nodes if isinstance(n, (ast.Import, ast.ImportFrom))]
+    guarded = {line for n in nodes if isinstance(n, ast.Try) and n.handlers
+               for line in range(n.lineno, (n.end_lineno or n.lineno) + 1)}
+    aliases = _aliases(imports, file, lines, out, tracked, guarded)
+    if any(v.split(".")[0] in tracked for v in aliases.values()):
+        _record(file, lines, _references(nodes), aliases, out, tracked, guarded)
+    _strings(file, lines, ((n.value, n.lineno) for n in nodes
+                           if isinstance(n, ast.Constant) and isinstance(n.value, str)), out)
+
+
+def _read_python2(file: RepoFile, text: str, lines: list[str], error: Exception, out: Findings,
+                  tracked: frozenset[str]) -> None:
+    tree = py2tree.parse(text)
+    if tree is None:
+        out.problems.append(Problem(file.rel, f"parses neither as Python 3 nor as Python 2: {error}"))
+        return
+    number = getattr(error, "lineno", None) or 1
+    out.python2_only.append(evidence(file.rel, number, _line(lines, number) or str(error)))
+    imports: list[tuple[ast.AST, int]] = []
+    for source, line in py2tree.import_statements(tree):
+        try:
+            imports.extend((node, line) for node in ast.parse(source).body)
+        except SyntaxError:
+            continue
+    guarded = py2tree.try_lines(tree)
+    aliases = _aliases(imports, file, lines, out, tracked, guarded)
+    _record(file, lines, py2tree.references(tree), aliases, out, tracked, guarded)
+    _strings(file, lines, py2tree.strings(tree), out)
+
+
+def _aliases(imports: Iterable[tuple[ast.AST, int]], file: RepoFile, lines: list[str], out: Findings,
+             tracked: frozenset[str], guarded: set[int]) -> dict[str, str]:
+    """Bound name -> full dotted name; each import of a tracked module is a use too."""
+    aliases: dict[str, str] = {}
+    for node, line in imports:
+        full_names: list[tuple[str, str]] = []
+        if isinstance(node, ast.Import):
+            full_names = [(a.asname or a.name.split(".")[0], a.name if a.asname else a.name.split(".")[0])
+                          for a in node.names]
+            uses = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            full_names = [(a.asname or a.name, f"{node.module}.{a.name}") for a in node.names if a.name != "*"]
+            uses = [f"{node.module}.{a.name}" if a.name != "*" else node.module for a in node.names]
+        else:
+            continue
+        aliases.update(full_names)
+        for name in uses:
+            if name.split(".")[0] in tracked:
+                out.uses.append(Use(name, (), evidence(file.rel, line, _line(lines, line)), line in guarded))
+    return aliases
+
+
+def _record(file: RepoFile, lines: list[str], refs: Iterable[Ref], aliases: dict[str, str], out: Findings,
+            tracked: frozenset[str], guarded: set[int]) -> None:
+    for name, keywords, line in refs:
+        head, _, rest = name.partition(".")
+        if head not in aliases:
+            continue
+        full = aliases[head] + ("." + rest if rest else "")
+        if full.split(".")[0] in tracked:
+            out.uses.append(Use(full, keywords, evidence(file.rel, line, _line(lines, line)), line in guarded))
+
+
+def _references(nodes: list[ast.AST]) -> Iterator[Ref]:
+    """Maximal dotted chains `a.b.c`, each with the keyword names when it is called."""
+    inner: set[int] = set()  # the parts of a longer chain, and the callee of a call
+    for node in nodes:
+        if isinstance(node, ast.Attribute):
+            inner.add(id(node.value))
+        elif isinstance(node, ast.Call):
+            inner.add(id(node.func))
+    for node in nodes:
+        if isinstance(node, ast.Call):
+            chain = _chain(node.func)
+            if chain is not None:
+                yield chain, tuple(k.arg for k in node.keywords if k.arg), node.lineno
+        elif isinstance(node, ast.Attribute) and id(node) not in inner:
+            chain = _chain(node)
+            if chain is not None:
+                yield chain, (), node.lineno
+
+
+def _chain(node: ast.AST) -> str | None:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def _python3_only(nodes: list[ast.AST]) -> tuple[int, str] | None:
+    """The first construct Python 2 cannot parse: f-strings, annotations, keyword-only arguments,
+    nonlocal, async, `yield from`, `@`, `raise ... from`."""
+    for node in nodes:
+        if isinstance(node, ast.JoinedStr):
+            return node.lineno, "an f-string"
+        if isinstance(node, (ast.Nonlocal, ast.AsyncFunctionDef, ast.Await, ast.YieldFrom, ast.AnnAssign)):
+            return node.lineno, type(node).__name__
+        if isinstance(node, ast.FunctionDef) and (node.returns or node.args.kwonlyargs or any(
+                a.annotation for a in node.args.args)):
+            return node.lineno, "annotations or keyword-only arguments"
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+            return node.lineno, "the @ operator"
+        if isinstance(node, ast.Raise) and node.cause is not None:
+            return node.lineno, "raise ... from"
+    return None
+
+
+def _strings(file: RepoFile, lines: list[str], items: Iterable[tuple[str, int]], out: Findings) -> None:
+    for value, line in items:
+        if "=" in value and len(value) < 2000:
+            flags.read_flag_string(value, evidence(file.rel, line, _line(lines, line) or value), out)
+        elif value in ("theano", "tensorflow", "cntk") and "KERAS_BACKEND" in _line(lines, line):
+            out.keras_backend.append((value, evidence(file.rel, line, _line(lines, line))))
+
+
+def _line(lines: list[str], number: int) -> str:
+    return lines[number - 1] if 0 < number <= len(lines) else ""
