@@ -50,16 +50,16 @@ def _caps(row: dict[str, Any], name: str) -> list[str]:
 
 def lasagne_commit(row: dict[str, Any], day: dt.date, theano: str) -> tuple[str, dict[str, Any]] | None:
     """Master's commit the table names as in force at ``day`` (it needs Theano >= 0.8), if any."""
-    found = []
+    found: list[tuple[str, str, dict[str, Any]]] = []
     for pairing in row.get("pairings") or []:
-        commit = _COMMIT.search(str(pairing.get("source") or ""))
+        match = _COMMIT.search(str(pairing.get("source") or ""))
         since = str(pairing.get("since") or "")
-        if pairing.get("when") == "git" and commit is not None and since and since <= day.isoformat():
-            found.append((since, commit.group(1), pairing))
+        if pairing.get("when") == "git" and match is not None and since and since <= day.isoformat():
+            found.append((since, match.group(1), pairing))
     if not found or Version(theano) < Version("0.8"):
         return None
-    _, commit, pairing = max(found, key=lambda f: f[0])
-    return commit, pairing
+    newest = max(found, key=lambda f: f[0])
+    return newest[1], newest[2]
 
 
 def pin(item: dict[str, Any], choice: Choice, day: dt.date) -> FrameworkPins | Conflict:
