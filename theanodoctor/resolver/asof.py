@@ -109,14 +109,15 @@ def _requirement(line: str) -> Requirement | None:
         return None
 
 
-def resolve_as_of(requirements: Sequence[str], python: str, day: dt.date,
-                  timeout: float = TIMEOUT) -> AsOf:
-    """Exact pins for ``requirements`` (PEP 508 lines) on CPython ``python`` as of ``day``."""
-    found = pip_version()
+def resolve_as_of(requirements: Sequence[str], python: str, day: dt.date, timeout: float = TIMEOUT,
+                  pip_python: str = sys.executable) -> AsOf:
+    """Exact pins for ``requirements`` (PEP 508 lines) on CPython ``python`` as of ``day``, by the pip
+    of ``pip_python`` (the doctor's own)."""
+    found = pip_version(pip_python)
     tool = f"pip {found}" if found else "pip"
     if found is None or found < PIP_WITH_CUTOFF:
-        return AsOf((), tool, f"as-of resolution needs pip >= {PIP_WITH_CUTOFF} (--uploaded-prior-to); the doctor's "
-                              f"environment has {tool}: `{sys.executable} -m pip install -U pip`")
+        return AsOf((), tool, f"as-of resolution needs pip >= {PIP_WITH_CUTOFF} (--uploaded-prior-to); "
+                              f"{pip_python} has {tool}: `{pip_python} -m pip install -U pip`")
     state = _State([r for r in requirements if _requirement(r) is not None], [], python, day, tool, timeout)
     for _ in range(2 * len(state.wheels) + 8):
         done, report = _resolve(state.wheels, python, day, timeout, deps=True)
