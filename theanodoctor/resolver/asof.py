@@ -162,16 +162,19 @@ class _State(NamedTuple):
         return self._source_only(name, own)
 
     def _pop(self, name: str) -> str | None:
-        index = next((i for i, r in enumerate(self.wheels) if _same(r, name)), None)
-        line = self.wheels.pop(index) if index is not None else None
-        while index is not None:  # a cap given as a second line for the same name goes too
-            index = next((i for i, r in enumerate(self.wheels) if _same(r, name)), None)
-            if index is not None:
-                line = f"{line},{Requirement(self.wheels.pop(index)).specifier}"
-        return line
+        """Take every line for ``name`` out of pip's hands; one line with all their specifiers."""
+        popped = [r for r in self.wheels if _same(r, name)]
+        self.wheels[:] = [r for r in self.wheels if not _same(r, name)]
+        reqs = [Requirement(r) for r in popped]
+        if not reqs:
+            return None
+        spec = reqs[0].specifier
+        for req in reqs[1:]:
+            spec &= req.specifier
+        return f"{reqs[0].name}{spec}"
 
     def _source_only(self, name: str, line: str | None) -> str | None:
-        req = _requirement((line or name).replace(",,", ",").rstrip(","))
+        req = _requirement(line or name)
         if req is None or any(_same(p.name, req.name) for p in self.fixed if "source only" in p.reason):
             return None if req is not None else f"cannot read the requirement {line!r}"
         version = newest_before(req.name, str(req.specifier), self.python, self.day, self.timeout)

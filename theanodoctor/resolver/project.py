@@ -45,7 +45,8 @@ def lock_project(scan: dict[str, Any], gpu: GpuAsk, as_of: dt.date | None = None
     """The lock for a scanned repository (``scan``: ``ScanResult.to_json()["scan"]`` plus "root")."""
     day = as_of or dt.date.fromisoformat(str(scan.get("as_of") or dt.date.today().isoformat()))
     theano = scan.get("theano") or {}
-    notes: list[str] = [str(p) for p in scan.get("problems") or []]
+    notes: list[str] = [f"scan: {p.get('file')}: {p.get('message')}" if isinstance(p, dict) else str(p)
+                        for p in scan.get("problems") or []] + [str(n) for n in scan.get("notes") or []]
     lock = ProjectLock(str(scan.get("root") or ""), day.isoformat(),
                        "option" if as_of else scan.get("as_of_source"), None, None, "cpu", (), (),
                        tuple(scan.get("constraints") or ()), (), (), tuple(scan.get("modules") or ()), None)

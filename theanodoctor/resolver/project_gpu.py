@@ -29,7 +29,7 @@ def old_backend_uses(scan: dict[str, Any]) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = []
     for item in scan.get("constraints") or []:
         for e in item.get("evidence") or []:
-            if isinstance(e, dict) and OLD_BACKEND_MARK in str(e.get("text") or ""):
+            if isinstance(e, dict) and OLD_BACKEND_MARK in str(e.get("text") or "") and e not in found:
                 found.append(e)
     return found
 
