@@ -19,6 +19,9 @@ _MENTION = re.compile(r"\b(theano|python|lasagne|keras|numpy|scipy|cuda|cudnn|py
 _CONTEXT = re.compile(r"\b(tested|works?|working|worked|developed|verified|requires?|required|requirements?|"
                       r"needs?|depend\w*|prerequisites?|install\w*|versions?|using|uses|used|compatible|"
                       r"written|built|run|runs|ran)\b", re.I)
+# "tested with Theano 0.8.2" names the version that worked; "requires Theano 0.7" (or a
+# dependency list) names the one of its day, a floor
+_TESTED = re.compile(r"\b(tested|developed|verified|works?|worked|working|ran|written|built|using|used)\b", re.I)
 _SECTION = re.compile(r"^(#+|\*\*)?\s*(requirements?|dependencies|prerequisites|installation|install|setup|"
                       r"environment)\b", re.I)
 _HEADING = re.compile(r"^(#+\s|\S.*\n[=\-~^]{3,}$)")
@@ -44,7 +47,7 @@ def read_doc(file: RepoFile, text: str, out: Findings) -> None:
                 continue
             if "." not in version and subject not in ("python", "cuda", "cudnn"):
                 continue  # "Keras 2" is a major version at most; too vague to pin
-            spec = f">={version}" if open_ended else f"=={version}" if version.count(".") == 2 else f"=={version}.*"
+            spec = _spec(subject, version, open_ended, line)
             out.constrain(subject, spec, "stated", where, f"stated in {file.rel}")
 
 
@@ -52,3 +55,12 @@ def _other_major(rest: str, version: str) -> bool:
     """"Python 2.7 or 3.4", "Python 2.7/3.5": a list of both majors pins neither."""
     other = re.match(r"\s*(?:,|/|or|and|\||-)\s*(?:python\s*)?(\d)(?:\.\d+)?", rest, re.I)
     return other is not None and other.group(1) != version[0]
+
+
+def _spec(subject: str, version: str, open_ended: bool, line: str) -> str:
+    if open_ended:
+        return f">={version}"
+    exact = f"=={version}" if version.count(".") == 2 else f"=={version}.*"
+    if subject == "python" or _TESTED.search(line):
+        return exact
+    return f">={version}"
