@@ -21,6 +21,7 @@ import re
 import sys
 import tempfile
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from packaging.requirements import InvalidRequirement, Requirement
@@ -32,6 +33,7 @@ from theanodoctor import proc
 PIP_WITH_CUTOFF = Version("26.0")
 INDEX = "https://pypi.org/simple"  # the index that carries upload times (PEP 700)
 TIMEOUT = 300.0
+MAX_MOVE_DAYS = 366  # a wheel that came years later belongs to another era: build that one from source
 # pip: "Could not find a version that satisfies the requirement pyyaml (from keras) (from versions: none)"
 _NO_WHEEL = re.compile(r"satisfies the requirement ([A-Za-z0-9._-]+)[^(\n]*(?:\(from ([A-Za-z0-9._-]+)[^)]*\) )?"
                        r"\(from versions: none\)")
@@ -120,10 +122,12 @@ def resolve_as_of(requirements: Sequence[str], python: str, day: dt.date, timeou
                               f"{pip_python} has {tool}: `{pip_python} -m pip install -U pip`")
     state = _State([r for r in requirements if _requirement(r) is not None], [], python, day, tool, timeout)
     for _ in range(2 * len(state.wheels) + 8):
-        done, report = _resolve(state.wheels, python, day, timeout, deps=True)
+        done, report = _resolve(state.wheels, python, state.day, timeout, deps=True)
         if report is not None:
-            pins = [AsOfPin(item["metadata"]["name"], item["metadata"]["version"],
-                            f"resolved as of {day.isoformat()} by {tool} for Python {python}") for item in report]
+            why = f"resolved as of {state.day.isoformat()} by {tool} for Python {python}" + (
+                f" ({', '.join(state.moved)} had no wheel for it by {day.isoformat()}: the first month with one)"
+                if state.moved else "")
+            pins = [AsOfPin(item["metadata"]["name"], item["metadata"]["version"], why) for item in report]
             return AsOf(tuple(pins + state.fixed), tool, None)
         problem = state.step(done)
         if problem:
@@ -131,13 +135,49 @@ def resolve_as_of(requirements: Sequence[str], python: str, day: dt.date, timeou
     return AsOf((), tool, "the resolution did not settle")
 
 
-class _State(NamedTuple):
+def first_wheel_day(line: str, python: str, day: dt.date, timeout: float = TIMEOUT) -> dt.date | None:
+    """The first month after ``day`` by which ``line`` has a wheel for the target (None: never yet).
+    numpy and scipy of early 2016 were source only on Linux then; their first manylinux wheels came later,
+    and building them from source on a machine of today is what a new user should be spared."""
+    today = dt.date.today()
+    if not _resolve([line], python, today, timeout, deps=False)[1]:
+        return None
+    months = (today.year - day.year) * 12 + today.month - day.month
+    low, high = 0, max(months, 1)  # low: no wheel yet; high: a wheel
+    while high - low > 1:
+        middle = (low + high) // 2
+        if _resolve([line], python, _plus_months(day, middle), timeout, deps=False)[1]:
+            high = middle
+        else:
+            low = middle
+    return min(_plus_months(day, high), today)
+
+
+def _plus_months(day: dt.date, months: int) -> dt.date:
+    year, month = divmod(day.month - 1 + months, 12)
+    return dt.date(day.year + year, month + 1, min(day.day, 28))
+
+
+def _merged(lines: Sequence[str]) -> str | None:
+    """One requirement line with every specifier the lines give for the same name."""
+    reqs = [Requirement(r) for r in lines]
+    if not reqs:
+        return None
+    spec = reqs[0].specifier
+    for req in reqs[1:]:
+        spec &= req.specifier
+    return f"{reqs[0].name}{spec}"
+
+
+@dataclass
+class _State:
     wheels: list[str]         # the lines pip resolves from wheels
     fixed: list[AsOfPin]      # pinned around pip: source-only packages, and the packages needing them
     python: str
-    day: dt.date
+    day: dt.date              # the cut-off, moved on when a package had no wheel yet
     tool: str
     timeout: float
+    moved: list[str] = field(default_factory=list)
 
     def step(self, done: proc.ProcResult) -> str | None:
         """Take the source-only package pip stopped at out of its hands; a problem, or None."""
@@ -147,6 +187,12 @@ class _State(NamedTuple):
             tail = done.error or "\n".join(done.stderr.strip().splitlines()[-6:])
             return f"{self.tool} found no set of releases as of {when} for Python {self.python}: {tail}"
         name, parent = missing.group(1), missing.group(2)
+        later = first_wheel_day(_merged([r for r in self.wheels if _same(r, name)]) or name, self.python,
+                                self.day, self.timeout)
+        if later is not None and (later - self.day).days <= MAX_MOVE_DAYS and name not in self.moved:
+            self.day = later
+            self.moved.append(name)
+            return None
         if parent is None:
             return self._source_only(name, self._pop(name))
         line = self._pop(parent) or parent
@@ -165,13 +211,7 @@ class _State(NamedTuple):
         """Take every line for ``name`` out of pip's hands; one line with all their specifiers."""
         popped = [r for r in self.wheels if _same(r, name)]
         self.wheels[:] = [r for r in self.wheels if not _same(r, name)]
-        reqs = [Requirement(r) for r in popped]
-        if not reqs:
-            return None
-        spec = reqs[0].specifier
-        for req in reqs[1:]:
-            spec &= req.specifier
-        return f"{reqs[0].name}{spec}"
+        return _merged(popped)
 
     def _source_only(self, name: str, line: str | None) -> str | None:
         req = _requirement(line or name)

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import NamedTuple
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 from packaging.requirements import Requirement
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
@@ -29,11 +31,6 @@ class Choice(NamedTuple):
     caps: tuple[str, ...]       # "numpy<1.16.0": what the compat rules say breaks it
     cites: tuple[Cite, ...]
     release: kb_era.Release
-
-
-def _in(version: str, low: str | None, high: str | None) -> bool:
-    v = Version(version)
-    return (low is None or v >= Version(low)) and (high is None or v <= Version(high))
 
 
 def _closeness(python: str) -> tuple[bool, int]:
@@ -86,22 +83,65 @@ def _requires(release: kb_era.Release) -> tuple[str, ...]:
     return tuple(found + ([f"six>={six.group(1)}"] if six else []))
 
 
-def choose(low: str | None, high: str | None, major: int | None, day: dt.date) -> Choice | Conflict:
-    """The newest final release in [low, high] for the Python major the code needs; without any
-    marker, the newest released by the repository's date (what its authors had)."""
-    allowed = [r for r in kb_era.releases() if r.flavour == "Theano" and not r.pre and _in(r.version, low, high)]
-    fits = [(r, _python(r, major)) for r in allowed]
-    usable = [(r, p) for r, p in fits if p is not None]
+class Line(NamedTuple):
+    """What the scan says about Theano: the hard markers' range, the pins of its dependency files
+    (both as specifiers, None: nothing), and the sentences that name a version (reported only)."""
+    hard: SpecifierSet | None
+    pinned: SpecifierSet | None
+    said: tuple[str, ...]
+
+    def label(self) -> str:
+        return str(self.hard) if self.hard else "any"
+
+
+_PROSE = re.compile(r"(^|/)(readme|install|docs?/)|\.(md|rst)$", re.I)
+
+
+def theano_line(constraints: Sequence[dict[str, Any]]) -> Line:
+    hard: SpecifierSet | None = None
+    pinned: SpecifierSet | None = None
+    said: list[str] = []
+    for c in constraints:
+        spec = str(c.get("spec") or "")
+        if str(c.get("subject")).lower() != "theano" or "://" in spec or "git" in spec:
+            continue
+        try:
+            found = SpecifierSet(spec)
+        except InvalidSpecifier:
+            continue
+        files = [str(e.get("file")) for e in c.get("evidence") or [] if isinstance(e, dict)]
+        if c.get("strength") == "hard":
+            hard = found if hard is None else hard & found
+        elif c.get("strength") == "stated" and files and all(_PROSE.search(f) for f in files):
+            said.append(f"{', '.join(files[:2])} says Theano {spec}")
+        elif c.get("strength") == "stated":
+            pinned = found if pinned is None else pinned & found
+    return Line(hard, pinned, tuple(said))
+
+
+def _within(spec: SpecifierSet | None, version: str) -> bool:
+    return spec is None or spec.contains(version, prereleases=True)
+
+
+def choose(line: Line, major: int | None, day: dt.date) -> Choice | Conflict:
+    """The newest final release the hard markers allow for the Python major the code needs (among
+    them the ones its dependency files pin, when any is); without any, the newest released by the
+    repository's date (what its authors had)."""
+    allowed = [r for r in kb_era.releases() if r.flavour == "Theano" and not r.pre and _within(line.hard, r.version)]
+    usable = [(r, p) for r, p in ((r, _python(r, major)) for r in allowed) if p is not None]
     if not usable:
-        span = f"{low or 'any'} - {high or 'any'}"
-        return Conflict((f"Theano {span}",) + ((f"Python {major}",) if major else ()), (Reason(
-            f"no Theano release in {ERA} lies in {span}" + (f" and declares Python {major}" if major else "")),),
+        return Conflict((f"Theano {line.label()}",) + ((f"Python {major}",) if major else ()), (Reason(
+            f"no Theano release in {ERA} lies in {line.label()}" + (f" and declares Python {major}" if major
+                                                                   else "")),),
             ("check the markers `theanodoctor scan` lists: code using APIs of different eras needs porting",))
+    pinned = [(r, p) for r, p in usable if _within(line.pinned, r.version)]
     dated = [(r, p) for r, p in usable if r.date <= day.isoformat()]
-    if low is None and high is None and dated:
+    if line.pinned is not None and pinned:
+        usable, why = pinned, f"the Theano the repository pins ({line.pinned}) within what its code allows"
+    elif line.hard is None and dated:
         usable, why = dated, f"the newest Theano released by {day.isoformat()} (no API marker limits it)"
     else:
-        why = f"the newest Theano the code's markers allow ({low or 'any'} - {high or 'any'})"
+        why = f"the newest Theano the code's markers allow ({line.label()})"
     best, picked = max(usable, key=lambda item: Version(item[0].version))
     assert picked is not None
     python, python_reason = picked

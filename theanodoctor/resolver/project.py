@@ -44,15 +44,16 @@ def lock_project(scan: dict[str, Any], gpu: GpuAsk, as_of: dt.date | None = None
                  resolver: Callable[[Sequence[str], str, dt.date], AsOf] = resolve_as_of) -> ProjectLock:
     """The lock for a scanned repository (``scan``: ``ScanResult.to_json()["scan"]`` plus "root")."""
     day = as_of or dt.date.fromisoformat(str(scan.get("as_of") or dt.date.today().isoformat()))
-    theano = scan.get("theano") or {}
     notes: list[str] = [f"scan: {p.get('file')}: {p.get('message')}" if isinstance(p, dict) else str(p)
                         for p in scan.get("problems") or []] + [str(n) for n in scan.get("notes") or []]
     lock = ProjectLock(str(scan.get("root") or ""), day.isoformat(),
                        "option" if as_of else scan.get("as_of_source"), None, None, "cpu", (), (),
                        tuple(scan.get("constraints") or ()), (), (), tuple(scan.get("modules") or ()), None)
-    choice = eras.choose(theano.get("min"), theano.get("max"), (scan.get("python") or {}).get("major"), day)
+    span = eras.theano_line(scan.get("constraints") or ())
+    choice = eras.choose(span, (scan.get("python") or {}).get("major"), day)
     if isinstance(choice, Conflict):
         return lock._replace(conflicts=(choice,), notes=tuple(notes))
+    notes += [f"{said}; the code's markers decide: Theano {choice.version}" for said in span.said]
     lock = lock._replace(python=choice.python, theano=choice.version)
     pins = [LockPin("python", choice.python, choice.python_reason, choice.cites[:1]),
             LockPin(choice.flavour, f"=={choice.version}", choice.reason, choice.cites)]
