@@ -37,6 +37,8 @@ MAX_MOVE_DAYS = 366  # a wheel that came years later belongs to another era: bui
 # pip: "Could not find a version that satisfies the requirement pyyaml (from keras) (from versions: none)"
 _NO_WHEEL = re.compile(r"satisfies the requirement ([A-Za-z0-9._-]+)[^(\n]*(?:\(from ([A-Za-z0-9._-]+)[^)]*\) )?"
                        r"\(from versions: none\)")
+_NO_DIST = re.compile(r"no matching distributions available for your environment:\s*\n\s+([A-Za-z0-9._-]+)")
+_DEPENDS = re.compile(r"^\s+([A-Za-z0-9._-]+) \S+ depends on ([A-Za-z0-9._-]+)", re.M)
 _MANYLINUX = ((5, "manylinux1"), (12, "manylinux2010"), (17, "manylinux2014"), (24, None), (27, None), (28, None))
 
 
@@ -182,11 +184,11 @@ class _State:
     def step(self, done: proc.ProcResult) -> str | None:
         """Take the source-only package pip stopped at out of its hands; a problem, or None."""
         when = self.day.isoformat()
-        missing = _NO_WHEEL.search(done.stderr)
-        if missing is None:
+        found = _missing(done.stdout + done.stderr)
+        if found is None:
             tail = done.error or "\n".join(done.stderr.strip().splitlines()[-6:])
             return f"{self.tool} found no set of releases as of {when} for Python {self.python}: {tail}"
-        name, parent = missing.group(1), missing.group(2)
+        name, parent = found
         later = first_wheel_day(_merged([r for r in self.wheels if _same(r, name)]) or name, self.python,
                                 self.day, self.timeout)
         if later is not None and (later - self.day).days <= MAX_MOVE_DAYS and name not in self.moved:
@@ -225,6 +227,20 @@ class _State:
         return None
 
 
+def _missing(stderr: str) -> tuple[str, str | None] | None:
+    """The package pip found no wheel of, and the package that needs it (None: asked for directly)."""
+    direct = _NO_WHEEL.search(stderr)
+    if direct:
+        return direct.group(1), direct.group(2)
+    # a conflict report: "keras 2.0.8 depends on pyyaml" ... "no matching distributions available ...: pyyaml"
+    listed = _NO_DIST.search(stderr)
+    if not listed:
+        return None
+    name = listed.group(1)
+    parent = next((m.group(1) for m in _DEPENDS.finditer(stderr) if _same(m.group(2), name)), None)
+    return name, parent
+
+
 def _applies(line: str, python: str) -> bool:
     """A dependency that applies to the target: no extra, and its markers hold for that Python."""
     req = _requirement(line)
@@ -252,7 +268,9 @@ def _resolve(lines: Sequence[str], python: str, day: dt.date, timeout: float,
         reqs, out = os.path.join(folder, "requirements.txt"), os.path.join(folder, "report.json")
         with open(reqs, "w", encoding="utf-8") as handle:
             handle.write("\n".join(lines) + "\n")
-        done = _pip(sys.executable, ["install", "--dry-run", "--ignore-installed", "--quiet", "--report", out,
+        # not --quiet: pip names the package without a wheel only in its full conflict report
+        done = _pip(sys.executable, ["install", "--dry-run", "--ignore-installed", "--progress-bar", "off",
+                                     "--report", out,
                                      "--only-binary=:all:", "--uploaded-prior-to", cutoff(day),
                                      *(() if deps else ("--no-deps",)), *target_options(python), "-r", reqs], timeout)
         if not (done.ran and done.returncode == 0 and os.path.isfile(out)):

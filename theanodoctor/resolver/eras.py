@@ -39,11 +39,35 @@ def _closeness(python: str) -> tuple[bool, int]:
     return major != 3, abs(major * 100 + minor - 307)
 
 
-def _python(release: kb_era.Release, major: int | None) -> tuple[str, str] | None:
-    """The Python to pin: a combination reproduced with this release, else the era row's pin for that
-    major, else the declared minor of that major nearest 3.7."""
+@knowledge.table
+def python_dates() -> dict[str, tuple[str, str]]:
+    """"3.7" -> (its x.y.0 date, source), from profiles/python_releases.yaml."""
+    name = "python_releases.yaml"
+    return {knowledge.text(name, row, "python"): (knowledge.text(name, row, "date"),
+                                                  knowledge.text(name, row, "source"))
+            for row in knowledge.rows(name, "releases")}
+
+
+def _python(release: kb_era.Release, major: int | None, day: dt.date) -> tuple[str, str] | None:
+    """The Python to pin: one that existed at ``day`` when there is one (the packages resolved as of
+    then have wheels for it), then a combination reproduced with this release, else the era row's pin
+    for that major, else the declared minor of that major nearest 3.7."""
+    dates = python_dates()
+    existed = {p for p, (date, _) in dates.items() if date <= day.isoformat()}
+    for then in (True, False):
+        found = _python_among(release, major, existed if then else None)
+        if found:
+            python, why = found
+            if then and python in dates:
+                why += f"; Python {python} existed by {day.isoformat()} ({python}.0: {dates[python][0]}, " \
+                       f"{dates[python][1]})"
+            return python, why
+    return None
+
+
+def _python_among(release: kb_era.Release, major: int | None, existed: set[str] | None) -> tuple[str, str] | None:
     def fits(python: str) -> bool:
-        return major is None or python.startswith(f"{major}.")
+        return (major is None or python.startswith(f"{major}.")) and (existed is None or python in existed)
 
     verified = sorted((v for v in knowledge.verified_stacks() if (v.flavour, v.theano) ==
                        (release.flavour, release.version) and fits(v.python)), key=lambda v: _closeness(v.python))
@@ -128,19 +152,16 @@ def choose(line: Line, major: int | None, day: dt.date) -> Choice | Conflict:
     them the ones its dependency files pin, when any is); without any, the newest released by the
     repository's date (what its authors had)."""
     allowed = [r for r in kb_era.releases() if r.flavour == "Theano" and not r.pre and _within(line.hard, r.version)]
-    usable = [(r, p) for r, p in ((r, _python(r, major)) for r in allowed) if p is not None]
+    usable = [(r, p) for r, p in ((r, _python(r, major, day)) for r in allowed) if p is not None]
     if not usable:
         return Conflict((f"Theano {line.label()}",) + ((f"Python {major}",) if major else ()), (Reason(
             f"no Theano release in {ERA} lies in {line.label()}" + (f" and declares Python {major}" if major
                                                                    else "")),),
             ("check the markers `theanodoctor scan` lists: code using APIs of different eras needs porting",))
     pinned = [(r, p) for r, p in usable if _within(line.pinned, r.version)]
-    dated = [(r, p) for r, p in usable if r.date <= day.isoformat()]
     if line.pinned is not None and pinned:
         usable, why = pinned, f"the Theano the repository pins ({line.pinned}) within what its code allows"
-    elif line.hard is None and dated:
-        usable, why = dated, f"the newest Theano released by {day.isoformat()} (no API marker limits it)"
-    else:
+    else:  # the newest runs best on today's compilers and numpy wheels
         why = f"the newest Theano the code's markers allow ({line.label()})"
     best, picked = max(usable, key=lambda item: Version(item[0].version))
     assert picked is not None
