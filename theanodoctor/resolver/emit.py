@@ -13,9 +13,19 @@ from theanodoctor.textfile import write_text_atomically
 
 WINDOWS_CUDA = "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v{cuda}"  # FACTS.md s5
 LINUX_CUDA = "/usr/local/cuda-{cuda}"
-NO_PYPI_PYGPU = ("pygpu {version} is not on PyPI (pip cannot install it): install it with conda "
-                 "(`conda install -c conda-forge pygpu={version}`, Python 3.7-3.10) or build libgpuarray + "
-                 "pygpu {version} from source")
+
+
+def no_pypi_pygpu(res: Resolution) -> str:
+    """Where the stack's pygpu can come from instead of PyPI: the channel the tables name for this
+    Python and OS (the same row the pin cites), else only a source build."""
+    version = res.pin("pygpu")
+    source = pygpu_source(res.pin("python") or "", _os(res))
+    build = f"build libgpuarray + pygpu {version} from source"
+    if source is None:
+        return (f"pygpu {version} is not on PyPI (pip cannot install it) and no conda channel in the tables has it "
+                f"for Python {res.pin('python')}: {build}")
+    return (f"pygpu {version} is not on PyPI (pip cannot install it): install it with conda "
+            f"(`conda install -c {source.channel} pygpu={source.version}`, Python {source.python}) or {build}")
 
 
 def _summary(res: Resolution) -> str:
@@ -57,7 +67,7 @@ def pip_requirements(res: Resolution) -> str:
     lines = [f"# {_summary(res)}", f"# needs Python {res.pin('python')}: create the venv with that interpreter",
              f"numpy=={res.pin('numpy')}", f"scipy=={res.pin('scipy')}", f"{res.pin('theano')}"]
     if res.gpu:
-        lines += ["# " + NO_PYPI_PYGPU.format(version=res.pin("pygpu"))]
+        lines += ["# " + no_pypi_pygpu(res)]
     return "\n".join(lines) + "\n"
 
 
