@@ -57,9 +57,6 @@ class ProjectLock(NamedTuple):
     def exit_code(self) -> int:
         return 0 if self.resolved else 1
 
-    def pin(self, name: str) -> LockPin | None:
-        return next((p for p in self.pins if p.name.lower() == name.lower()), None)
-
     def requirements(self) -> str:
         """The lock as a pip requirements file (every line exact)."""
         head = [f"# lock for {self.root} (as of {self.as_of}), Python {self.python}",
