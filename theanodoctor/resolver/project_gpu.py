@@ -44,12 +44,12 @@ def gpu_side(choice: Choice, gpu: Any, scan: dict[str, Any]) -> GpuSide:
     where = ", ".join(f"{e.get('file')}:{e.get('line')}" for e in old[:3])
     if gpu.cpu_only:
         return _cpu("--cpu-only")
-    if gpu.cc is None:
+    if gpu.cc is None and not gpu.options:
         return _cpu("no NVIDIA GPU was found on this machine (give --gpu, --arch or --cuda for another one)")
     from theanodoctor import kb_cuda, kb_era
 
     limits = kb_era.old_backend()
-    if old and not any(kb_cuda.arch_support(gpu.cc, cuda).supported for cuda in limits.cuda_known):
+    if old and gpu.cc and not any(kb_cuda.arch_support(gpu.cc, cuda).supported for cuda in limits.cuda_known):
         known = ", ".join(limits.cuda_known)
         why = Reason(f"the code imports the old GPU backend ({where}), which {limits.arch}; the CUDA versions "
                      f"known to work with it ({known}) do not know sm_{gpu.cc.replace('.', '')}",
@@ -64,8 +64,15 @@ def gpu_side(choice: Choice, gpu: Any, scan: dict[str, Any]) -> GpuSide:
                                ("cuda", " or ".join(limits.cuda_known), limits.cuda_source)),
                        (Setting("theanorc:global.device", "gpu", "the old backend the code imports"),
                         Setting("theanorc:global.floatX", "float32", limits.float32_only)), (),
-                       (limits.nvcc,))
+                       (limits.nvcc,) + _unknown_cuda(gpu.options.get("cuda"), limits.cuda_known))
     return _gpuarray(choice, gpu)
+
+
+def _unknown_cuda(cuda: str | None, known: tuple[str, ...]) -> tuple[str, ...]:
+    if not cuda or any(cuda == k or cuda.startswith(k + ".") for k in known):
+        return ()
+    return (f"--cuda {cuda}: the tables know the old backend to work with CUDA {' and '.join(known)} only; "
+            f"whether CUDA {cuda} works with it is not known",)
 
 
 def _gpuarray(choice: Choice, gpu: Any) -> GpuSide:

@@ -30,7 +30,7 @@ def gpu_ask(opts: dict[str, Any]) -> GpuAsk:
     cc = gpus[0].get("compute_capability") if gpus else None
     if isinstance(cc, str):
         return GpuAsk(False, cc, f"this machine's {gpus[0].get('name')} (sm_{cc.replace('.', '')})", given)
-    return GpuAsk(False, None, None, given)
+    return GpuAsk(False, None, " ".join(f"--{k} {v}" for k, v in given.items()) or None, given)
 
 
 def scan_and_lock(path: str, as_of: dt.date | None, opts: dict[str, Any]) -> ProjectLock:
