@@ -94,9 +94,10 @@ def _pip(python: str, args: Sequence[str], timeout: float) -> proc.ProcResult:
                      "--index-url", INDEX], timeout, keep=1 << 24)
 
 
-def newest_before(name: str, spec: str, python: str, day: dt.date, timeout: float = TIMEOUT) -> str | None:
+def newest_before(name: str, spec: str, python: str, day: dt.date, timeout: float = TIMEOUT,
+                  pip: str = sys.executable) -> str | None:
     """The newest release of ``name`` matching ``spec`` uploaded before the end of ``day``."""
-    done = _pip(sys.executable, ["index", "versions", name, "--json", "--uploaded-prior-to", cutoff(day),
+    done = _pip(pip, ["index", "versions", name, "--json", "--uploaded-prior-to", cutoff(day),
                                  *target_options(python)], timeout)
     try:
         versions = json.loads(done.stdout).get("versions", []) if done.ran and done.returncode == 0 else []
@@ -122,9 +123,9 @@ def resolve_as_of(requirements: Sequence[str], python: str, day: dt.date, timeou
     if found is None or found < PIP_WITH_CUTOFF:
         return AsOf((), tool, f"as-of resolution needs pip >= {PIP_WITH_CUTOFF} (--uploaded-prior-to); "
                               f"{pip_python} has {tool}: `{pip_python} -m pip install -U pip`")
-    state = _State([r for r in requirements if _requirement(r) is not None], [], python, day, tool, timeout)
+    state = _State([r for r in requirements if _requirement(r) is not None], [], python, day, tool, timeout, pip_python)
     for _ in range(2 * len(state.wheels) + 8):
-        done, report = _resolve(state.wheels, python, state.day, timeout, deps=True)
+        done, report = _resolve(state.wheels, python, state.day, timeout, True, pip_python)
         if report is not None:
             why = f"resolved as of {state.day.isoformat()} by {tool} for Python {python}" + (
                 f" ({', '.join(state.moved)} had no wheel for it by {day.isoformat()}: the first month with one)"
@@ -137,18 +138,19 @@ def resolve_as_of(requirements: Sequence[str], python: str, day: dt.date, timeou
     return AsOf((), tool, "the resolution did not settle")
 
 
-def first_wheel_day(line: str, python: str, day: dt.date, timeout: float = TIMEOUT) -> dt.date | None:
+def first_wheel_day(line: str, python: str, day: dt.date, timeout: float = TIMEOUT,
+                    pip: str = sys.executable) -> dt.date | None:
     """The first month after ``day`` by which ``line`` has a wheel for the target (None: never yet).
     numpy and scipy of early 2016 were source only on Linux then; their first manylinux wheels came later,
     and building them from source on a machine of today is what a new user should be spared."""
     today = dt.date.today()
-    if not _resolve([line], python, today, timeout, deps=False)[1]:
+    if not _resolve([line], python, today, timeout, False, pip)[1]:
         return None
     months = (today.year - day.year) * 12 + today.month - day.month
     low, high = 0, max(months, 1)  # low: no wheel yet; high: a wheel
     while high - low > 1:
         middle = (low + high) // 2
-        if _resolve([line], python, _plus_months(day, middle), timeout, deps=False)[1]:
+        if _resolve([line], python, _plus_months(day, middle), timeout, False, pip)[1]:
             high = middle
         else:
             low = middle
@@ -179,6 +181,7 @@ class _State:
     day: dt.date              # the cut-off, moved on when a package had no wheel yet
     tool: str
     timeout: float
+    pip: str                  # the interpreter whose pip resolves
     moved: list[str] = field(default_factory=list)
 
     def step(self, done: proc.ProcResult) -> str | None:
@@ -190,7 +193,7 @@ class _State:
             return f"{self.tool} found no set of releases as of {when} for Python {self.python}: {tail}"
         name, parent = found
         later = first_wheel_day(_merged([r for r in self.wheels if _same(r, name)]) or name, self.python,
-                                self.day, self.timeout)
+                                self.day, self.timeout, self.pip)
         if later is not None and (later - self.day).days <= MAX_MOVE_DAYS and name not in self.moved:
             self.day = later
             self.moved.append(name)
@@ -198,7 +201,7 @@ class _State:
         if parent is None:
             return self._source_only(name, self._pop(name))
         line = self._pop(parent) or parent
-        report = _resolve([line], self.python, self.day, self.timeout, deps=False)[1]
+        report = _resolve([line], self.python, self.day, self.timeout, False, self.pip)[1]
         if not report:
             return f"{parent} (which needs {name}, source only) has no wheel either as of {when}"
         meta = report[0]["metadata"]
@@ -219,7 +222,7 @@ class _State:
         req = _requirement(line or name)
         if req is None or any(_same(p.name, req.name) for p in self.fixed if "source only" in p.reason):
             return None if req is not None else f"cannot read the requirement {line!r}"
-        version = newest_before(req.name, str(req.specifier), self.python, self.day, self.timeout)
+        version = newest_before(req.name, str(req.specifier), self.python, self.day, self.timeout, self.pip)
         if version is None:
             return f"no release of {req} was uploaded to PyPI before the end of {self.day.isoformat()}"
         self.fixed.append(AsOfPin(req.name, version, f"the newest release before the end of {self.day.isoformat()} "
@@ -262,17 +265,16 @@ def _same(line: str, name: str) -> bool:
     return req is not None and canonicalize_name(req.name) == canonicalize_name(name)
 
 
-def _resolve(lines: Sequence[str], python: str, day: dt.date, timeout: float,
-             deps: bool) -> tuple[proc.ProcResult, list[dict] | None]:  # type: ignore[type-arg]
+def _resolve(lines: Sequence[str], python: str, day: dt.date, timeout: float, deps: bool,
+             pip: str) -> tuple[proc.ProcResult, list[dict] | None]:  # type: ignore[type-arg]
     with tempfile.TemporaryDirectory(prefix="theanodoctor-asof-") as folder:
         reqs, out = os.path.join(folder, "requirements.txt"), os.path.join(folder, "report.json")
         with open(reqs, "w", encoding="utf-8") as handle:
             handle.write("\n".join(lines) + "\n")
         # not --quiet: pip names the package without a wheel only in its full conflict report
-        done = _pip(sys.executable, ["install", "--dry-run", "--ignore-installed", "--progress-bar", "off",
-                                     "--report", out,
-                                     "--only-binary=:all:", "--uploaded-prior-to", cutoff(day),
-                                     *(() if deps else ("--no-deps",)), *target_options(python), "-r", reqs], timeout)
+        done = _pip(pip, ["install", "--dry-run", "--ignore-installed", "--progress-bar", "off", "--report", out,
+                          "--only-binary=:all:", "--uploaded-prior-to", cutoff(day),
+                          *(() if deps else ("--no-deps",)), *target_options(python), "-r", reqs], timeout)
         if not (done.ran and done.returncode == 0 and os.path.isfile(out)):
             return done, None
         try:
