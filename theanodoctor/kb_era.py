@@ -51,8 +51,9 @@ class Release(NamedTuple):
     scipy: SpecifierSet
     requires_source: str
     documented: str
-    numpy_known: str         # the newest numpy known to work with it
+    numpy_known: str         # the newest numpy known to work with it ("" when its rules decide)
     numpy_known_source: str
+    reproduced: bool         # its rules in theano_compat.yaml were reproduced across Pythons and numpys
     backends: tuple[str, ...]
     naming: str              # dotted | dunder
     pins: tuple[EraPin, ...]
@@ -143,7 +144,9 @@ def _release(row: Any, known_backends: set[str]) -> Release:
         python_source=text(NAME, row, "python_source"), numpy=numpy, scipy=scipy,
         requires_source=text(NAME, row, "requires_source"),
         documented=text(NAME, row, "documented", required=False),
-        numpy_known=_version(row, "numpy_known", _EXACT), numpy_known_source=text(NAME, row, "numpy_known_source"),
+        numpy_known=_version(row, "numpy_known", _EXACT) if "numpy_known" in row else "",
+        numpy_known_source=text(NAME, row, "numpy_known_source", required=False),
+        reproduced=bool(row.get("rules_reproduced", False)),
         backends=found, naming=choice(NAME, row, "naming", ("dotted", "dunder")),
         pins=tuple(_pin(p) for p in pins), where=where(NAME, row),
     )
