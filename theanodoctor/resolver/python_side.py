@@ -111,7 +111,8 @@ def py_side(flavour: str, theano: str, python: str, numpy: str | None, scipy: st
     about = BIT["python"] | BIT["numpy"] | BIT["theano"]
     for rule in knowledge.compat_rules():
         if (rule.flavour == flavour and rule.result == "broken" and not rule.unless_flag
-                and knowledge.applies(rule, theano) and matches(rule.python, python) and (rule.numpy is None or matches(rule.numpy, numpy))):
+                and knowledge.applies(rule, theano) and matches(rule.python, python)
+                and (rule.numpy is None or matches(rule.numpy, numpy))):
             text = _flavoured(flavour, theano, rule.message.format(python=python, numpy=numpy))
             found.append(Violation(0, True, about, Reason(text, (cites.rule(rule),)), rule.remedy))
     if (numpy is None or scipy is None) and not any(v.mask == 0 for v in found):
