@@ -84,3 +84,7 @@ def release(row: kb_era.Release) -> Cite:
 
 def old_backend(text: str, source: str) -> Cite:
     return Cite(P + "theano_releases.yaml", f"old_backend: {text}", source)
+
+
+def backend(row: kb_era.Backend) -> Cite:
+    return Cite(P + "theano_releases.yaml", f"backends: {row.id}", row.source)

@@ -147,8 +147,7 @@ def venv_plan(res: Resolution, python: str | None, prefix: str | None, force: bo
              Step("pip install numpy, scipy, Theano (Theano builds from its sdist)",
                   (new_python, "-m", "pip", "install", "--disable-pip-version-check", "--no-input",
                    "-r", requirements), INSTALL_TIMEOUT))
-    notes = (emit.NO_PYPI_PYGPU.format(version=res.pin("pygpu")) + "; without it Theano runs on the CPU",) \
-        if res.gpu else ()
+    notes = (emit.pygpu_note(res) + "; without it Theano runs on the CPU",) if emit.pygpu_note(res) else ()
     return Plan("venv", base, folder, new_python, workdir, ((requirements, emit.pip_requirements(res)),), steps,
                 notes, emit.theanorc(res))
 
