@@ -137,7 +137,7 @@ def _release(row: Any, known_backends: set[str]) -> Release:
     numpy, scipy = spec(NAME, row, "numpy"), spec(NAME, row, "scipy")
     if numpy is None or scipy is None:
         raise KnowledgeError(f"{where(NAME, row)}: `numpy` and `scipy` floors are required")
-    return Release(
+    release = Release(
         flavour=choice(NAME, row, "flavour", FLAVOURS), version=_version(row, "version", _EXACT),
         pre=bool(row.get("pre", False)), tag=text(NAME, row, "tag"), date=text(NAME, row, "date"),
         date_source=text(NAME, row, "date_source"), python=strings(NAME, row, "python"),
@@ -150,6 +150,22 @@ def _release(row: Any, known_backends: set[str]) -> Release:
         backends=found, naming=choice(NAME, row, "naming", ("dotted", "dunder")),
         pins=tuple(_pin(p) for p in pins), where=where(NAME, row),
     )
+    for pin, pin_row in zip(release.pins, pins):
+        problem = pin_problem(release, pin)
+        if problem:
+            raise KnowledgeError(f"{where(NAME, pin_row)}: {release.label} pin: {problem}")
+    return release
+
+
+def pin_problem(release: Release, pin: EraPin) -> str:
+    """Why a pin contradicts its own release row ("" when it does not)."""
+    if not release.numpy.contains(pin.numpy, prereleases=True):
+        return f"numpy {pin.numpy} is outside the release's numpy {release.numpy}"
+    if not release.scipy.contains(pin.scipy, prereleases=True):
+        return f"scipy {pin.scipy} is outside the release's scipy {release.scipy}"
+    if release.numpy_known and vkey(pin.numpy) > vkey(release.numpy_known):
+        return f"numpy {pin.numpy} is newer than its numpy_known {release.numpy_known}"
+    return ""
 
 
 @table
