@@ -18,7 +18,7 @@ def _given(cons: Constraints, key: str) -> str:
 def _python(c: Candidate, cons: Constraints) -> Pin:
     py = c.py
     bad = [r for r in knowledge.compat_rules() if r.flavour == py.flavour and r.python is not None
-           and r.numpy is None]
+           and r.numpy is None and knowledge.applies(r, py.theano)]
     limits = "; ".join(f"Python {r.python}: {r.result}" for r in bad)
     row = py.verified
     text = _given(cons, "python") + (
@@ -30,7 +30,8 @@ def _python(c: Candidate, cons: Constraints) -> Pin:
 
 def _numpy(c: Candidate, cons: Constraints) -> Pin:
     py = c.py
-    rules = [r for r in knowledge.compat_rules() if r.flavour == py.flavour and r.numpy is not None]
+    rules = [r for r in knowledge.compat_rules() if r.flavour == py.flavour and r.numpy is not None
+             and knowledge.applies(r, py.theano)]
     parts = [f"numpy {r.numpy} " + (f"needs {r.unless_flag} set" if r.unless_flag else
                                     "breaks `import theano`" if "`import theano` fails" in r.message
                                     else "partly broken" if r.result == "degraded" else "broken")

@@ -79,7 +79,7 @@ def _flavoured(flavour: str, theano: str, message: str) -> str:
 def _release_rules(release: kb_era.Release, python: str, numpy: str, scipy: str, verified: bool) -> list[Violation]:
     """What the release's own row rules out: its numpy/scipy floors and, for a release whose rules
     were not reproduced across versions, a numpy newer than any known to work and an undeclared Python."""
-    about = BIT["python"] | BIT["numpy"] | BIT["theano"]
+    about = BIT["python"] | BIT["numpy"]  # what a conflict over these rules is about (not the release itself)
     cite = (cites.release(release),)
     found = [Violation(0, True, about, Reason(f"{release.label} requires {name} {allowed} ({release.requires_source})",
                                               cite))
@@ -91,11 +91,12 @@ def _release_rules(release: kb_era.Release, python: str, numpy: str, scipy: str,
         found.append(Violation(0, True, about, Reason(
             f"numpy {numpy} is newer than any numpy known to work with {release.label} (the newest known: "
             f"{release.numpy_known}; {release.numpy_known_source})", cite)))
-    own = any(p.python == python for p in release.pins)
-    if python not in release.python and not own:
+    tried = sorted({p.python for p in release.pins}, key=vkey)
+    if python not in release.python and python not in tried:
         found.append(Violation(0, True, about, Reason(
-            f"{release.label} declares Python {', '.join(release.python)} ({release.python_source}); on Python "
-            f"{python} it is not known to work", cite)))
+            f"{release.label} declares Python {', '.join(release.python)} ({release.python_source})"
+            + (f" and is pinned here on Python {', '.join(tried)}" if tried else "")
+            + "; on any other Python it is not known to work", cite)))
     return found
 
 
