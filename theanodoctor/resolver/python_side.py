@@ -142,8 +142,9 @@ def py_side(flavour: str, theano: str, python: str, numpy: str | None, scipy: st
 
 
 def releases_in_play(cons: Constraints) -> list[kb_era.Release]:
-    """The releases the resolver weighs: the one asked for, the newest of each flavour (auto) and the
-    newest of each older line, so a conflict can name another release as a way out."""
+    """The releases the resolver weighs: the newest of each flavour (auto); with --theano the one
+    asked for first and the newest of each older line too, so a conflict can name another release as
+    a way out."""
     lines: dict[tuple[str, tuple[int, ...]], kb_era.Release] = {}
     for row in kb_era.releases():
         if not row.pre:
@@ -156,6 +157,8 @@ def releases_in_play(cons: Constraints) -> list[kb_era.Release]:
     # conflicts name the reasons of the first candidates
     found = [asked_for] if asked_for else []
     found += [r for r in (newest.get("Theano"), newest.get("Theano-PyMC")) if r and r not in found]
+    if asked_for is None:  # auto never picks an older release over the newest one that holds
+        return found
     found += [r for r in sorted(lines.values(), key=lambda r: kb_era.vkey(r.version), reverse=True) if r not in found]
     return found
 

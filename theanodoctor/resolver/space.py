@@ -37,6 +37,7 @@ class Candidate(NamedTuple):
 
 
 
+@knowledge.derived
 def pygpu_source(python: str, os_name: str, allowed: SpecifierSet | None = None) -> kb_stacks.PygpuSource | None:
     """Where the pygpu ``allowed`` (default: 0.7.x, Theano 1.0's) comes from for this Python and OS."""
     allowed = allowed or PYGPU_07
