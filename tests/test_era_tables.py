@@ -152,7 +152,8 @@ def _one_release(**changes: str) -> str:
      "numpy 1.13.3 is newer than its numpy_known 1.12.1"),
     ({"pins": '[{python: "3.6", numpy: "1.12.1", scipy: "0.13.0", source: s}]'}, "scipy 0.13.0 is outside"),
     ({"backends": "[gpuarray-9]"}, "backend.s. gpuarray-9 not under `backends:`"),
-    ({"version": "0.9"}, None),
+    ({"version": '"0.10.0b4"'}, None),
+    ({"version": "0.9"}, "`version` must be a version in quotes, not 0.9"),
     ({"version": "nine"}, "`version` must be a version in quotes"),
     ({"naming": "camel"}, "`naming` must be one of dotted, dunder"),
 ])
