@@ -128,3 +128,14 @@ def test_check_theano103_with_numpy_1_16_6_is_verified(legacy_python: Callable[[
     code, doc = _check(legacy_python("theano103_np116"), tmp_path, "")
     stack = result(doc, "python-stack")
     assert stack["status"] == "ok" and "a verified combination" in stack["message"]
+
+
+def test_fix_leaves_a_theano09_config_alone(legacy_python: Callable[[str], str], tmp_path: Path) -> None:
+    rc = "[global]\ndevice = gpu\nfloatX = float32\n\n[lib]\ncnmem = 0.8\n\n[nvcc]\nfastmath = True\n"
+    (tmp_path / ".theanorc").write_text(rc)
+    env = {"HOME": str(tmp_path), "THEANO_FLAGS": f"base_compiledir={tmp_path / '.theano'}"}
+    old = doctor("fix", "--python", legacy_python("theano090_py36"), "--dry-run", env=env)
+    assert "theanorc-device" not in old.out and "theanorc-obsolete" not in old.out, old.out
+    new = doctor("fix", "--python", legacy_python("healthy37"), "--dry-run", env=env)
+    assert "[global] device = gpu -> cuda" in new.out and "drop [lib] cnmem = 0.8" in new.out
+    assert (tmp_path / ".theanorc").read_text() == rc
