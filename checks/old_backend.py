@@ -15,8 +15,6 @@ from . import cuda_toolkits
 from .common import config_value, release
 from .gpu_common import gpu_cc
 
-TABLE = "profiles/theano_releases.yaml [old_backend]"
-
 
 class Nvcc(NamedTuple):
     path: str
