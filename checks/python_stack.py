@@ -81,4 +81,12 @@ def python_stack(facts: Facts, options: Options) -> Outcome:
                              f"({release.numpy_known_source}); numpy {numpy} is untested with it.",
                        remedy=f"If it misbehaves, install numpy {release.numpy_known}.",
                        details=(f"source: {release.where}",))
+    minor = _minor(python)
+    if release and not release.reproduced and minor not in {*release.python, *(p.python for p in release.pins)}:
+        return Outcome("warn", f"{label}: Python {minor} is not one {release.label} is known to work on",
+                       cause=f"{release.label} declares Python {', '.join(release.python)} "
+                             f"({release.python_source}); it was not run on Python {minor} here.",
+                       remedy="If it misbehaves, use a Python it declares (`theanodoctor resolve --theano "
+                              f"{release.key}` pins one).",
+                       details=(f"source: {release.where}",))
     return ok(f"{label}: no known problem (not a verified combination)")

@@ -70,3 +70,25 @@ def test_lib_cnmem_is_a_09_option_and_removed_in_10() -> None:
         data["target"]["stages"]["theano_config"]["known_keys"] = []
         out = outcome(data, "theano-flags")
         assert ("lib.cnmem" in text(out) and "not recognised" in text(out)) is flagged, (version, text(out))
+
+
+def test_python_stack_judges_an_old_release_by_its_own_rows() -> None:
+    data = theano("0.9.0", device="cpu")  # the snapshot's Python 3.7 with numpy 1.16.6
+    out = outcome(data, "python-stack")
+    assert out.status == "warn" and "numpy newer than any known to work with Theano 0.9.0" in out.message
+    assert "1.12.1" in out.cause
+    data["target"]["stages"]["distributions"]["versions"]["numpy"] = "1.12.1"
+    out = outcome(data, "python-stack")
+    assert out.status == "warn" and "Python 3.7 is not one Theano 0.9.0 is known to work on" in out.message
+    assert "resolve --theano 0.9.0" in out.remedy
+    data["target"]["stages"]["distributions"]["versions"]["Theano"] = "1.0.5"
+    assert outcome(data, "python-stack").status == "ok"  # 1.0.5's rules were reproduced across numpys
+
+
+def test_python_stack_names_the_numpy_116_rule_only_for_releases_before_104() -> None:
+    data = theano("1.0.3", device="cpu")
+    data["target"]["stages"]["distributions"]["versions"]["numpy"] = "1.16.2"
+    out = outcome(data, "python-stack")
+    assert out.status == "error" and "_get_ndarray_c_version" in out.cause
+    data["target"]["stages"]["distributions"]["versions"]["Theano"] = "1.0.4"
+    assert "_get_ndarray_c_version" not in text(outcome(data, "python-stack"))
