@@ -51,8 +51,9 @@ class Release(NamedTuple):
     scipy: SpecifierSet
     requires_source: str
     documented: str
-    numpy_known: str         # the newest numpy known to work with it
+    numpy_known: str         # the newest numpy known to work with it ("" when its rules decide)
     numpy_known_source: str
+    reproduced: bool         # its rules in theano_compat.yaml were reproduced across Pythons and numpys
     backends: tuple[str, ...]
     naming: str              # dotted | dunder
     pins: tuple[EraPin, ...]
@@ -136,17 +137,35 @@ def _release(row: Any, known_backends: set[str]) -> Release:
     numpy, scipy = spec(NAME, row, "numpy"), spec(NAME, row, "scipy")
     if numpy is None or scipy is None:
         raise KnowledgeError(f"{where(NAME, row)}: `numpy` and `scipy` floors are required")
-    return Release(
+    release = Release(
         flavour=choice(NAME, row, "flavour", FLAVOURS), version=_version(row, "version", _EXACT),
         pre=bool(row.get("pre", False)), tag=text(NAME, row, "tag"), date=text(NAME, row, "date"),
         date_source=text(NAME, row, "date_source"), python=strings(NAME, row, "python"),
         python_source=text(NAME, row, "python_source"), numpy=numpy, scipy=scipy,
         requires_source=text(NAME, row, "requires_source"),
         documented=text(NAME, row, "documented", required=False),
-        numpy_known=_version(row, "numpy_known", _EXACT), numpy_known_source=text(NAME, row, "numpy_known_source"),
+        numpy_known=_version(row, "numpy_known", _EXACT) if "numpy_known" in row else "",
+        numpy_known_source=text(NAME, row, "numpy_known_source", required=False),
+        reproduced=bool(row.get("rules_reproduced", False)),
         backends=found, naming=choice(NAME, row, "naming", ("dotted", "dunder")),
         pins=tuple(_pin(p) for p in pins), where=where(NAME, row),
     )
+    for pin, pin_row in zip(release.pins, pins):
+        problem = pin_problem(release, pin)
+        if problem:
+            raise KnowledgeError(f"{where(NAME, pin_row)}: {release.label} pin: {problem}")
+    return release
+
+
+def pin_problem(release: Release, pin: EraPin) -> str:
+    """Why a pin contradicts its own release row ("" when it does not)."""
+    if not release.numpy.contains(pin.numpy, prereleases=True):
+        return f"numpy {pin.numpy} is outside the release's numpy {release.numpy}"
+    if not release.scipy.contains(pin.scipy, prereleases=True):
+        return f"scipy {pin.scipy} is outside the release's scipy {release.scipy}"
+    if release.numpy_known and vkey(pin.numpy) > vkey(release.numpy_known):
+        return f"numpy {pin.numpy} is newer than its numpy_known {release.numpy_known}"
+    return ""
 
 
 @table

@@ -16,6 +16,7 @@ from packaging.version import InvalidVersion, Version
 
 T = TypeVar("T")
 TABLES: list[functools._lru_cache_wrapper[Any]] = []
+DERIVED: list[functools._lru_cache_wrapper[Any]] = []
 
 
 def table(loader: Callable[[], T]) -> functools._lru_cache_wrapper[T]:
@@ -25,9 +26,16 @@ def table(loader: Callable[[], T]) -> functools._lru_cache_wrapper[T]:
     return cached
 
 
+def derived(function: Callable[..., T]) -> functools._lru_cache_wrapper[T]:
+    """A lookup cached per argument over the tables (cleared with them by :func:`forget`)."""
+    cached = functools.cache(function)
+    DERIVED.append(cached)
+    return cached
+
+
 def forget() -> None:
     """Drop every parsed table (tests that swap the profiles folder)."""
-    for loader in TABLES:
+    for loader in TABLES + DERIVED:
         loader.cache_clear()
     load_table.cache_clear()
 

@@ -34,8 +34,10 @@ def constraint_options(command: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--gpu", metavar="NAME", help='GPU name as nvidia-smi shows it, e.g. "GTX 1660 SUPER".'),
         click.option("--arch", metavar="sm_XY", help="GPU architecture instead of a name, e.g. sm_75."),
         click.option("--driver", metavar="VERSION", help="NVIDIA driver version, e.g. 451.67."),
-        click.option("--theano", metavar="1.0.5|pymc-1.1.2|auto", default=None,
-                     help="Theano 1.0.5, Theano-PyMC 1.1.2 (also: pymc, Theano-PyMC==1.1.2), or auto (default)."),
+        click.option("--theano", metavar="RELEASE", default=None,
+                     help="A Theano release of 0.7-1.0.5 or Theano-PyMC 1.0.5-1.1.2, as people write it: 0.8.2, "
+                          "theano==0.9.0, 0.8 (the newest 0.8.x), >=0.9,<1.0, Theano-PyMC==1.1.0, pymc; or auto "
+                          "(default: Theano 1.0.5)."),
         click.option("--numpy", metavar="VERSION", help="A numpy version to keep, e.g. 1.21.6."),
         click.option("--cudnn", metavar="VERSION", help="A cuDNN version to keep, e.g. 7.6.5."),
         click.option("--cpu-only", is_flag=True, help="A CPU-only stack (no CUDA, cuDNN, pygpu)."),

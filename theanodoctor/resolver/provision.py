@@ -140,8 +140,7 @@ def create_step(base: str, version: str, folder: str, force: bool) -> Step:
 
 
 def venv_plan(res: Resolution, python: str | None, prefix: str | None, force: bool) -> Plan:
-    notes = (emit.no_pypi_pygpu(res) + "; without it Theano runs on the CPU",) \
-        if res.gpu else ()
+    notes = (emit.pygpu_note(res) + "; without it Theano runs on the CPU",) if emit.pygpu_note(res) else ()
     return pip_plan(res.pin("python") or "", python, prefix or emit.env_name(res), force,
                     emit.pip_requirements(res), emit.theanorc(res), notes)
 
