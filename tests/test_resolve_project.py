@@ -63,8 +63,22 @@ def test_old_backend_code_on_a_pascal_gpu_gets_the_old_backend(tmp_path: Path) -
     assert lock["theano"] == "0.8.2" and lock["python"] == "2.7" and lock["device"] == "gpu"
     assert {"name": "theanorc:global.device", "value": "gpu"}.items() <= next(
         s for s in lock["settings"] if s["name"] == "theanorc:global.device").items()
-    cuda = next(g for g in lock["gpu"] if g["name"] == "cuda")
-    assert cuda["value"] == "7.5 or 8.0"
+    gpu = {g["name"]: g["value"] for g in lock["gpu"]}
+    # the old backend is known to work with CUDA 7.5 and 8.0; sm_61 needs 8.0; cuDNN up to 5.1
+    assert (gpu["cuda"], gpu["cudnn"]) == ("8.0", "5.1") and "pygpu" not in gpu
+    assert {"name": "theanorc:global.floatX", "value": "float32"}.items() <= next(
+        s for s in lock["settings"] if s["name"] == "theanorc:global.floatX").items()
+
+
+def test_a_cuda_the_old_backend_is_not_known_to_work_with_is_a_conflict_in_the_projects_terms(
+        tmp_path: Path) -> None:
+    repo = _repo(tmp_path, {"model.py": OLD_GPU_CODE})
+    code, lock = _resolve(repo, "--cuda", "10.2")
+    assert code == 1
+    conflict = lock["conflicts"][0]
+    assert conflict["inputs"] == ["Theano 0.8.2 (what the code's markers allow)", "--cuda 10.2"]
+    assert "use CUDA 8.0 instead of 10.2" in conflict["ways_out"]
+    assert not any(w.startswith("use Theano") for w in conflict["ways_out"])
 
 
 def test_a_repository_pin_beyond_the_theano_it_needs_is_a_conflict(tmp_path: Path) -> None:
