@@ -44,7 +44,7 @@ def scan_repo(path: Path, as_of: datetime.date | None = None) -> ScanResult:
     used, paired = infer.frameworks_used(found, when.isoformat())
     constraints += paired + infer.python_syntax_constraints(found)
     major, python_evidence = infer.python_major(found, constraints)
-    span = theano_range(constraints, markers.releases())
+    span = theano_range([c for c in constraints if c not in paired], markers.releases(), paired)
     notes = () if python_rels or found.requirements else ("no Python code or dependency declarations found: "
                                                            "this does not look like a Python project",)
     return ScanResult(

@@ -40,7 +40,9 @@ def marker_constraints(found: Findings) -> list[Constraint]:
 def _aside(rel: str) -> bool:
     """Tests and documentation: what they import does not bind the code people run."""
     parts = rel.lower().split("/")
-    return any(p in ("tests", "test", "docs", "doc") for p in parts[:-1]) or parts[-1].startswith("test_")
+    name = parts[-1]
+    return any(p in ("tests", "test", "testing", "docs", "doc") for p in parts[:-1]) or \
+        name in ("test.py", "tests.py", "conftest.py") or name.startswith("test_") or name.endswith("_test.py")
 
 
 def theano_git_constraints(found: Findings) -> list[Constraint]:

@@ -8,7 +8,7 @@ import ast
 import warnings
 from collections.abc import Iterable, Iterator
 
-from theanodoctor.scan import flags, py2tree
+from theanodoctor.scan import flags, py2lines, py2tree
 from theanodoctor.scan.files import RepoFile
 from theanodoctor.scan.findings import Findings, Use
 from theanodoctor.scan.model import Problem, evidence
@@ -20,14 +20,30 @@ def read_python(file: RepoFile, text: str, out: Findings, tracked: frozenset[str
     out.python_files += 1
     lines = text.splitlines()
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # invalid escapes in old code are not the scan's business
-            tree = ast.parse(text)
+        tree = _parse(text)
     except (SyntaxError, ValueError) as exc:
-        _read_python2(file, text, lines, exc, out, tracked)
+        try:  # Python 2: the fast way first, the lossless parser when it is not enough
+            tree = _parse(py2lines.repair(text))
+        except (SyntaxError, ValueError):
+            _read_python2(file, text, lines, exc, out, tracked)
+            return
+        number = exc.lineno or 1
+        out.python2_only.append(evidence(file.rel, number, _line(lines, number) or str(exc)))
+        _read_tree(file, lines, tree, out, tracked, python2=True)
         return
+    _read_tree(file, lines, tree, out, tracked, python2=False)
+
+
+def _parse(text: str) -> ast.Module:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # invalid escapes in old code are not the scan's business
+        return ast.parse(text)
+
+
+def _read_tree(file: RepoFile, lines: list[str], tree: ast.Module, out: Findings, tracked: frozenset[str],
+               python2: bool) -> None:
     nodes = list(ast.walk(tree))  # one walk; every question below filters it
-    modern = _python3_only(nodes)
+    modern = None if python2 else _python3_only(nodes)
     if modern is not None:
         out.python3_only.append(evidence(file.rel, modern[0], _line(lines, modern[0]) or modern[1]))
     imports = [(n, n.lineno) for n in nodes if isinstance(n, (ast.Import, ast.ImportFrom))]
