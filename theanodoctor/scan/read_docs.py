@@ -23,6 +23,7 @@ _CONTEXT = re.compile(r"\b(tested|works?|working|worked|developed|verified|requi
 # dependency list) names the one of its day, a floor
 _TESTED = re.compile(r"\b(tested|developed|verified|works?|worked|working|ran|written|built|using|used)\b", re.I)
 _FLOOR = re.compile(r"\b(requires?|required|requirements?|needs?|depend\w*|prerequisites?)\b", re.I)
+_COMMAND = re.compile(r"((?:pip[23]?|conda)\s+install\s[^`\n]*)")
 _SECTION = re.compile(r"^(#+|\*\*)?\s*(requirements?|dependencies|prerequisites|installation|install|setup|"
                       r"environment)\b", re.I)
 _HEADING = re.compile(r"^(#+\s|\S.*\n[=\-~^]{3,}$)")
@@ -36,7 +37,8 @@ def read_doc(file: RepoFile, text: str, out: Findings) -> None:
             in_section = bool(_SECTION.match(stripped.lstrip("#* ")))
         where = evidence(file.rel, number, line)
         if "pip install" in line or "conda install" in line:
-            read_env.read_commands(stripped.lstrip("$> "), where, out, file.rel)
+            for command in _COMMAND.findall(line):  # inside backticks or a code block
+                read_env.read_commands(command, where, out, file.rel)
             continue
         if not (in_section or _CONTEXT.search(line)):
             continue
