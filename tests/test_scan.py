@@ -56,8 +56,8 @@ def test_requirements_pins_includes_urls_and_markers(tmp_path):
 def test_setup_py_is_read_as_a_tree_never_run(tmp_path):
     marker = tmp_path / "ran"
     result = scan(tmp_path, {"setup.py": (
-        "import os\nopen(%r, 'w').close()\n" % str(marker)
-        + "REQS = ['Theano>=0.9', 'Keras==1.2.2']\n"
+        f"import os\nopen({str(marker)!r}, 'w').close()\n"
+        "REQS = ['Theano>=0.9', 'Keras==1.2.2']\n"
         "setup(name='m', install_requires=REQS, python_requires='>=2.7,<3',\n"
         "      classifiers=['Programming Language :: Python :: 2.7', 'Programming Language :: Python :: 2'])\n")})
     assert not marker.exists()
