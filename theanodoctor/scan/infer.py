@@ -136,6 +136,6 @@ def python_syntax_constraints(found: Findings) -> list[Constraint]:
                                  "Python 2 (print statements, `except X, e`, backticks, old octals, ...)"))
     if found.python3_only:
         result.append(Constraint("python", ">=3", "hard", tuple(found.python3_only[:MAX_EVIDENCE]),
-                                 f"{len(found.python3_only)} of {found.python_files} Python files use syntax "
-                                 "Python 2 cannot parse (f-strings, annotations, keyword-only arguments, ...)"))
+                                 "the code uses syntax Python 2 cannot parse (f-strings, annotations, "
+                                 "keyword-only arguments, ...)"))
     return result

@@ -70,6 +70,13 @@ def _by_name() -> dict[str, tuple[Marker, ...]]:
     return {name: tuple(found[name]) for name in found}
 
 
+def is_marked(name: str) -> bool:
+    """Whether a marker names this module or attribute, or a module above it."""
+    table = _by_name()
+    parts = name.split(".")
+    return any(".".join(parts[:depth]) in table for depth in range(len(parts), 1, -1))
+
+
 def match_use(use: Use) -> Iterator[Marker]:
     """Module markers of the name or a module above it; call markers of the name, by keyword."""
     parts = use.name.split(".")

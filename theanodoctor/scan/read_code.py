@@ -10,7 +10,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from theanodoctor.scan import flags, py2lines, py2tree
+from theanodoctor.scan import flags, markers, py2lines, py2tree
 from theanodoctor.scan.files import RepoFile
 from theanodoctor.scan.findings import Findings, Use
 from theanodoctor.scan.model import Problem, evidence
@@ -109,7 +109,7 @@ def _record(file: RepoFile, lines: list[str], refs: Iterable[Ref], aliases: dict
         if head not in aliases:
             continue
         full = aliases[head] + ("." + rest if rest else "")
-        if full.split(".")[0] in tracked:
+        if markers.is_marked(full):  # only what a marker can match: T.dot and friends say nothing
             out.uses.append(Use(full, keywords, evidence(file.rel, line, _line(lines, line)), line in guarded))
 
 
@@ -117,6 +117,9 @@ _FIELDS: dict[type, tuple[str, ...]] = {}
 # Fields that never hold a node this reader looks at (names, contexts, operators, flags)
 _LEAF_FIELDS = frozenset({"ctx", "op", "id", "attr", "arg", "name", "module", "asname", "level", "kind",
                           "type_comment", "is_async", "conversion", "lineno"})
+
+
+_MIXED_LISTS = frozenset({"names", "keys"})  # global/nonlocal names are strings; `{**d}` has a None key
 
 
 def _walk(tree: ast.AST) -> list[ast.AST]:
@@ -133,7 +136,10 @@ def _walk(tree: ast.AST) -> list[ast.AST]:
         for name in fields:
             value = getattr(node, name, None)
             if value.__class__ is list:
-                found.extend([v for v in value if isinstance(v, ast.AST)])
+                if name in _MIXED_LISTS:
+                    found.extend([v for v in value if isinstance(v, ast.AST)])
+                else:
+                    found.extend(value)
             elif isinstance(value, ast.AST):
                 found.append(value)
     return found
