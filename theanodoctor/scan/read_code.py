@@ -119,7 +119,7 @@ _LEAF_FIELDS = frozenset({"ctx", "op", "id", "attr", "arg", "name", "module", "a
                           "type_comment", "is_async", "conversion", "lineno"})
 
 
-_MIXED_LISTS = frozenset({"names", "keys"})  # global/nonlocal names are strings; `{**d}` has a None key
+_MIXED_LISTS = frozenset({"names", "keys", "kw_defaults"})  # strings; None in `{**d}` and `def f(*, k)`
 
 
 def _walk(tree: ast.AST) -> list[ast.AST]:
