@@ -10,7 +10,7 @@ from pathlib import Path
 from theanodoctor.scan import dating, frameworks, infer, markers
 from theanodoctor.scan.files import read_text, walk
 from theanodoctor.scan.findings import Findings
-from theanodoctor.scan.model import ScanResult
+from theanodoctor.scan.model import Problem, ScanResult
 from theanodoctor.scan.modules import own_modules
 from theanodoctor.scan.readers import read_file
 from theanodoctor.scan.theano_range import theano_range
@@ -37,7 +37,11 @@ def scan_repo(path: Path, as_of: datetime.date | None = None) -> ScanResult:
             pass
         if file.kind == "python":
             python_rels.append(file.rel)
-        read_file(file, text, found, root, seen, tracked)
+        try:
+            read_file(file, text, found, root, seen, tracked)
+        except (RecursionError, MemoryError, ValueError, TypeError, AttributeError, KeyError, IndexError) as exc:
+            # a file this scanner cannot follow (nested too deep, or a form it does not know)
+            found.problems.append(Problem(file.rel, f"could not be read: {type(exc).__name__}: {exc}"))
     constraints = list(found.constraints)
     constraints += infer.marker_constraints(found) + infer.theano_git_constraints(found)
     when, source = _date(root, as_of, mtimes, found.dates)
