@@ -97,9 +97,6 @@ class ScanResult:
     python2_files: int = 0
     notes: tuple[str, ...] = field(default=())
 
-    def constraints_for(self, subject: str) -> tuple[Constraint, ...]:
-        return tuple(c for c in self.constraints if c.subject == subject)
-
     def to_json(self) -> dict[str, Any]:
         return {"scan": {
             "python": {"major": self.python_major, "evidence": [e.to_json() for e in self.python_evidence],

@@ -14,8 +14,8 @@ from theanodoctor.scan import flags, markers, py2lines, py2tree
 from theanodoctor.scan.files import RepoFile
 from theanodoctor.scan.findings import Findings, Use
 from theanodoctor.scan.model import Problem, evidence
+from theanodoctor.scan.py2tree import Ref
 
-Ref = tuple[str, tuple[str, ...], int]
 MAX_EVIDENCE = 5  # Python-3-only files past this many change nothing: not looked for
 
 

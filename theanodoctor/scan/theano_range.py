@@ -21,15 +21,13 @@ class TheanoRange(NamedTuple):
 
 def theano_range(constraints: Sequence[Constraint], releases: Sequence[Version],
                  borrowed: Sequence[Constraint] = ()) -> TheanoRange:
-    """``borrowed``: what the frameworks' own files state; they give way to the repository's."""
-    ranged = _ranged(constraints)
+    """``borrowed``: what the frameworks' own files state; where their pins disagree with the
+    repository's, only their hard rows stay."""
+    ranged = _ranged(constraints) + _ranged(borrowed)
     problems: list[Problem] = []
-    allowed = _allowed(ranged + _ranged(borrowed), releases)
-    if allowed:
-        ranged += _ranged(borrowed)
-    else:
-        allowed = _allowed(ranged, releases)
-        ranged += [(c, s) for c, s in _ranged(borrowed) if c.strength == "hard"]
+    allowed = _allowed(ranged, releases)
+    if not allowed:
+        ranged = _ranged(constraints) + [(c, s) for c, s in _ranged(borrowed) if c.strength == "hard"]
         allowed = _allowed(ranged, releases)
     if not allowed and ranged:
         hard = [(c, s) for c, s in ranged if c.strength == "hard"]
