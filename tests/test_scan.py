@@ -218,10 +218,16 @@ def test_pymc3_pins_pick_their_theano_flavour(tmp_path):
     assert specs(new, "theano-pymc") == {"==1.0.11"} and not specs(new, "theano")
 
 
-def test_own_modules(tmp_path):
-    result = scan(tmp_path, {"model/__init__.py": "", "model/layers.py": "", "train.py": "", "setup.py": "",
+def test_own_modules_and_which_run_code_when_imported(tmp_path):
+    result = scan(tmp_path, {"model/__init__.py": "", "model/layers.py": "", "setup.py": "",
+                             "train.py": "import theano\nN = 3\nfit(load(), epochs=N)\n",
+                             "layers.py": '"""Layers."""\nimport theano\nSIZE = (2, 2)\ntry:\n    import cPickle\n'
+                                          'except ImportError:\n    import pickle as cPickle\n\ndef f(x):\n'
+                                          '    return x\n\nif __name__ == "__main__":\n    f(1)\n',
                              "tests/__init__.py": "", "src/pkg/__init__.py": "", "scripts/run.py": ""})
-    assert [(m.name, m.path) for m in result.modules] == [("model", "model"), ("pkg", "src/pkg"), ("train", "train.py")]
+    assert [(m.name, m.path, m.runs_at_import) for m in result.modules] == [
+        ("layers", "layers.py", False), ("model", "model", False), ("pkg", "src/pkg", False),
+        ("train", "train.py", True)]
 
 
 # -- the date ---------------------------------------------------------------------------------

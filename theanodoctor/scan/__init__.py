@@ -56,7 +56,7 @@ def scan_repo(path: Path, as_of: datetime.date | None = None) -> ScanResult:
         theano_min=span.low, theano_max=span.high, theano_evidence=span.evidence,
         frameworks=tuple(used), as_of=when.isoformat(), as_of_source=source,
         constraints=tuple(constraints), requirements=tuple(found.requirements),
-        modules=own_modules(python_rels), problems=tuple(found.problems) + span.problems,
+        modules=own_modules(python_rels, found.runs_at_import), problems=tuple(found.problems) + span.problems,
         python_files=found.python_files, python2_files=len(found.python2_only), notes=notes)
 
 

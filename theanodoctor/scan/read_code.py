@@ -58,6 +58,33 @@ def _read_tree(file: RepoFile, lines: list[str], tree: ast.Module, out: Findings
     if any(v.split(".")[0] in tracked for v in aliases.values()):
         _record(file, lines, _references(nodes), aliases, out, tracked, guarded)
     _strings(file, lines, ((n.value, n.lineno) for n in nodes[ast.Constant] if isinstance(n.value, str)), out)
+    if "/" not in file.rel.removeprefix("src/") and not all(_quiet(s) for s in tree.body):
+        out.runs_at_import.add(file.rel)
+
+
+_DEFINITIONS = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Pass)
+
+
+def _quiet(statement: ast.stmt) -> bool:
+    """A top-level statement an import runs without doing work: imports, definitions, the
+    docstring, assignments of plain values, `if __name__ == "__main__":`, `try:` around imports."""
+    if isinstance(statement, _DEFINITIONS):
+        return True
+    if isinstance(statement, ast.Expr):
+        return isinstance(statement.value, ast.Constant)
+    if isinstance(statement, (ast.Assign, ast.AnnAssign)):
+        return statement.value is None or all(
+            isinstance(n, (ast.Constant, ast.Name, ast.Attribute, ast.Tuple, ast.List, ast.Dict, ast.Load,
+                           ast.UnaryOp, ast.USub, ast.BinOp, ast.Add, ast.Mult, ast.Sub, ast.Div, ast.keyword))
+            for n in ast.walk(statement.value))
+    if isinstance(statement, ast.If):
+        test = statement.test
+        return (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__") \
+            or all(_quiet(s) for s in statement.body + statement.orelse)
+    if isinstance(statement, ast.Try):
+        return all(_quiet(s) for s in statement.body + statement.orelse + statement.finalbody) and all(
+            _quiet(s) for h in statement.handlers for s in h.body)
+    return False
 
 
 def _read_python2(file: RepoFile, text: str, lines: list[str], error: Exception, out: Findings,
@@ -68,6 +95,8 @@ def _read_python2(file: RepoFile, text: str, lines: list[str], error: Exception,
         return
     number = getattr(error, "lineno", None) or 1
     out.python2_only.append(evidence(file.rel, number, _line(lines, number) or str(error)))
+    if "/" not in file.rel.removeprefix("src/"):
+        out.runs_at_import.add(file.rel)  # not judged on this path: assume the worst
     imports: list[tuple[ast.AST, int]] = []
     for source, line in py2tree.import_statements(tree):
         try:
