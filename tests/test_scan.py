@@ -287,3 +287,13 @@ def test_cli_text_json_and_usage_errors(tmp_path):
     missing = doctor("scan", str(tmp_path / "nope"), "-f", "json")
     assert missing.code == 2 and missing.json()["error"]["kind"] == "usage"
     assert doctor("scan", str(tmp_path), "--as-of", "yesterday").code == 2
+
+
+def test_python2_code_gets_the_last_python2_releases_of_its_libraries(tmp_path):
+    old = scan(tmp_path / "old", {"m.py": "import numpy as np\nfrom sklearn import svm\nprint 'x'\n",
+                                  "requirements.txt": "scipy\n"})
+    new = scan(tmp_path / "new", {"m.py": "import numpy as np\nfrom sklearn import svm\nprint('x')\n"})
+    assert {(c.subject, c.spec) for c in old.constraints if c.strength == "hard" and c.subject != "python"} == {
+        ("numpy", "<=1.16.6"), ("scipy", "<=1.2.3"), ("scikit-learn", "<=0.20.4")}
+    assert where(old, "scikit-learn", "<=0.20.4") == "m.py:2"
+    assert not specs(new, "numpy") and not specs(new, "scikit-learn")

@@ -33,6 +33,9 @@ def test_every_framework_row_is_sourced():
         assert framework.source.startswith("https://") and framework.imports
         for pairing in framework.pairings:
             assert pairing.source.startswith("https://"), (framework.name, pairing.says)
+    ceilings = frameworks.python2_ceilings()
+    assert {c.name for c in ceilings} >= {"numpy", "scipy", "scikit-learn"}
+    assert all(c.source.startswith("https://pypi.org/") and Version(c.last) for c in ceilings)
 
 
 @pytest.mark.parametrize("name, keywords, expected", [

@@ -21,7 +21,8 @@ __all__ = ["ScanResult", "scan_repo"]
 def scan_repo(path: Path, as_of: datetime.date | None = None) -> ScanResult:
     root = Path(path)
     found = Findings()
-    tracked = markers.tracked_roots() | {i for f in frameworks.frameworks() for i in f.imports}
+    tracked = markers.tracked_roots() | {i for f in frameworks.frameworks() for i in f.imports} | \
+        {i for c in frameworks.python2_ceilings() for i in c.imports}
     mtimes: list[float] = []
     python_rels: list[str] = []
     seen: set[str] = set()
@@ -48,6 +49,8 @@ def scan_repo(path: Path, as_of: datetime.date | None = None) -> ScanResult:
     used, paired = infer.frameworks_used(found, when.isoformat())
     constraints += paired + infer.python_syntax_constraints(found)
     major, python_evidence = infer.python_major(found, constraints)
+    if major == 2:
+        constraints += infer.python2_ceilings(found)
     span = theano_range([c for c in constraints if c not in paired], markers.releases(), paired)
     notes = () if python_rels or found.requirements else ("no Python code or dependency declarations found: "
                                                            "this does not look like a Python project",)

@@ -128,6 +128,19 @@ def _unique(items: Iterable[Evidence]) -> list[Evidence]:
     return list(seen)
 
 
+def python2_ceilings(found: Findings) -> list[Constraint]:
+    """For Python 2 code: the last release of each library it uses that still has 2.7 wheels."""
+    result = []
+    for ceiling in frameworks.python2_ceilings():
+        where = [r.evidence for r in found.requirements if r.name == ceiling.name] + \
+            [u.evidence for u in found.uses if u.name.split(".")[0] in ceiling.imports]
+        if where:
+            result.append(Constraint(ceiling.name, f"<={ceiling.last}", "hard", tuple(_unique(where)[:MAX_EVIDENCE]),
+                                     f"{ceiling.name} {ceiling.last} is the last release with Python 2.7 wheels "
+                                     f"[{ceiling.source}]"))
+    return result
+
+
 def python_syntax_constraints(found: Findings) -> list[Constraint]:
     result = []
     if found.python2_only:
