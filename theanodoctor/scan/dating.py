@@ -17,8 +17,10 @@ def git_date(root: Path, timeout: float = 5.0) -> datetime.date | None:
     if not (root / ".git").exists():
         return None
     try:
-        proc = subprocess.run(["git", "-C", str(root), "log", "-1", "--format=%cI"], capture_output=True,
-                              timeout=timeout, check=False)
+        # no pager, no fsmonitor hook from the repository's own config; another owner's clone is fine
+        proc = subprocess.run(["git", "--no-pager", "-c", "core.fsmonitor=false", "-c", "safe.directory=*",
+                               "-C", str(root), "log", "-1", "--format=%cI"], capture_output=True,
+                              timeout=timeout, check=False, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired):
         return None
     try:

@@ -3,8 +3,10 @@ every unreadable, binary or huge file turned into a problem instead of an except
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
@@ -72,22 +74,29 @@ def walk(root: Path, problems: list[Problem]) -> Iterator[RepoFile]:
             if kind is None:
                 continue
             try:
-                size = path.stat().st_size
+                info = path.stat()
             except OSError as exc:
                 problems.append(Problem(rel, _why(exc)))
                 continue
-            yield RepoFile(rel, path, kind, size)
+            if not stat.S_ISREG(info.st_mode):  # a FIFO or a device would block or never end
+                problems.append(Problem(rel, "not a regular file, skipped"))
+                continue
+            yield RepoFile(rel, path, kind, info.st_size)
 
 
 def _descend(root: Path, path: Path, name: str, problems: list[Problem]) -> bool:
     if name in SKIP_DIRS or name.endswith(".egg-info"):
         return False
-    if path.is_symlink():
+    if path.is_symlink():  # os.walk does not follow it either; said here so the answer is explicit
         try:
-            path.resolve(strict=True)
+            target = path.resolve(strict=True)
         except (OSError, RuntimeError):
             problems.append(Problem(_rel(root, path), "symlink loop or dangling symlink: not followed"))
-        return False  # os.walk does not follow it either; said here so the answer is explicit
+            return False
+        loop = target == path.parent.resolve() or target in path.parent.resolve().parents
+        problems.append(Problem(_rel(root, path), "symlink to a folder above it (a loop): not followed" if loop
+                                else "symlink to a folder: not followed"))
+        return False
     return True
 
 
@@ -115,7 +124,7 @@ def read_text(file: RepoFile, problems: list[Problem]) -> str | None:
 def _why(exc: OSError) -> str:
     if isinstance(exc, PermissionError):
         return "cannot read: permission denied"
-    if exc.errno == 40:  # ELOOP
+    if exc.errno == errno.ELOOP:
         return "symlink loop: not followed"
     return f"cannot read: {exc.strerror or exc}"
 

@@ -41,6 +41,7 @@ class Findings:
     python2_only: list[Evidence] = field(default_factory=list)  # a Python-2-only line per file
     python3_only: list[Evidence] = field(default_factory=list)  # a Python-3-only line per file
     python_files: int = 0
+    runs_at_import: set[str] = field(default_factory=set)  # top-level files with statements beyond definitions
     keras_backend: list[tuple[str, Evidence]] = field(default_factory=list)
     dates: list[str] = field(default_factory=list)  # YYYY-MM-DD written in the files
 

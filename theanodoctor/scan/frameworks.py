@@ -54,6 +54,20 @@ def frameworks() -> tuple[Framework, ...]:
     return tuple(found)
 
 
+class Ceiling(NamedTuple):
+    name: str
+    imports: tuple[str, ...]
+    last: str  # the last release with Python 2.7 wheels
+    source: str
+
+
+@table
+def python2_ceilings() -> tuple[Ceiling, ...]:
+    return tuple(Ceiling(text(TABLE, row, "name"), strings(TABLE, row, "imports"), text(TABLE, row, "last"),
+                         text(TABLE, row, "source"))
+                 for row in rows(TABLE, "python2_ceilings"))
+
+
 def by_import(root: str) -> Framework | None:
     return next((f for f in frameworks() if root in f.imports), None)
 

@@ -40,7 +40,9 @@ def marker_constraints(found: Findings) -> list[Constraint]:
 def _aside(rel: str) -> bool:
     """Tests and documentation: what they import does not bind the code people run."""
     parts = rel.lower().split("/")
-    return any(p in ("tests", "test", "docs", "doc") for p in parts[:-1]) or parts[-1].startswith("test_")
+    name = parts[-1]
+    return any(p in ("tests", "test", "testing", "docs", "doc") for p in parts[:-1]) or \
+        name in ("test.py", "tests.py", "conftest.py") or name.startswith("test_") or name.endswith("_test.py")
 
 
 def theano_git_constraints(found: Findings) -> list[Constraint]:
@@ -126,6 +128,19 @@ def _unique(items: Iterable[Evidence]) -> list[Evidence]:
     return list(seen)
 
 
+def python2_ceilings(found: Findings) -> list[Constraint]:
+    """For Python 2 code: the last release of each library it uses that still has 2.7 wheels."""
+    result = []
+    for ceiling in frameworks.python2_ceilings():
+        where = [r.evidence for r in found.requirements if r.name == ceiling.name] + \
+            [u.evidence for u in found.uses if u.name.split(".")[0] in ceiling.imports]
+        if where:
+            result.append(Constraint(ceiling.name, f"<={ceiling.last}", "hard", tuple(_unique(where)[:MAX_EVIDENCE]),
+                                     f"{ceiling.name} {ceiling.last} is the last release with Python 2.7 wheels "
+                                     f"[{ceiling.source}]"))
+    return result
+
+
 def python_syntax_constraints(found: Findings) -> list[Constraint]:
     result = []
     if found.python2_only:
@@ -134,6 +149,6 @@ def python_syntax_constraints(found: Findings) -> list[Constraint]:
                                  "Python 2 (print statements, `except X, e`, backticks, old octals, ...)"))
     if found.python3_only:
         result.append(Constraint("python", ">=3", "hard", tuple(found.python3_only[:MAX_EVIDENCE]),
-                                 f"{len(found.python3_only)} of {found.python_files} Python files use syntax "
-                                 "Python 2 cannot parse (f-strings, annotations, keyword-only arguments, ...)"))
+                                 "the code uses syntax Python 2 cannot parse (f-strings, annotations, "
+                                 "keyword-only arguments, ...)"))
     return result

@@ -32,11 +32,12 @@ def markers() -> tuple[Marker, ...]:
     found = []
     for row in rows(TABLE, "markers"):
         kind = choice(TABLE, row, "kind", ("module", "call", "setting"))
+        version_range(TABLE, row, "spec")  # validated; kept as written, in the order its source reads
         marker = Marker(
             id=text(TABLE, row, "id"), kind=kind, name=text(TABLE, row, "name"),
             keyword=text(TABLE, row, "keyword", required=kind == "call"),
             value=text(TABLE, row, "value", required=kind == "setting"),
-            spec=str(version_range(TABLE, row, "spec")), strength=choice(TABLE, row, "strength", ("hard", "soft")),
+            spec=str(row["spec"]), strength=choice(TABLE, row, "strength", ("hard", "soft")),
             says=text(TABLE, row, "says"), source=text(TABLE, row, "source"))
         for pattern in (marker.keyword, marker.value) + ((marker.name,) if kind == "setting" else ()):
             try:
@@ -60,13 +61,32 @@ def tracked_roots() -> frozenset[str]:
     return frozenset(m.name.split(".")[0] for m in markers() if m.kind != "setting")
 
 
-def match_use(use: Use) -> Iterator[Marker]:
+@table
+def _by_name() -> dict[str, tuple[Marker, ...]]:
+    found: dict[str, list[Marker]] = {}
     for marker in markers():
-        if marker.kind == "module" and (use.name == marker.name or use.name.startswith(marker.name + ".")):
-            yield marker
-        elif marker.kind == "call" and use.name == marker.name and any(
-                re.fullmatch(marker.keyword, k) for k in use.keywords):
-            yield marker
+        if marker.kind != "setting":
+            found.setdefault(marker.name, []).append(marker)
+    return {name: tuple(found[name]) for name in found}
+
+
+def is_marked(name: str) -> bool:
+    """Whether a marker names this module or attribute, or a module above it."""
+    table = _by_name()
+    parts = name.split(".")
+    return any(".".join(parts[:depth]) in table for depth in range(len(parts), 1, -1))
+
+
+def match_use(use: Use) -> Iterator[Marker]:
+    """Module markers of the name or a module above it; call markers of the name, by keyword."""
+    parts = use.name.split(".")
+    table = _by_name()
+    for depth in range(len(parts), 0, -1):
+        for marker in table.get(".".join(parts[:depth]), ()):
+            if marker.kind == "module":
+                yield marker
+            elif depth == len(parts) and any(re.fullmatch(marker.keyword, k) for k in use.keywords):
+                yield marker
 
 
 def match_setting(setting: Setting) -> Iterator[Marker]:

@@ -65,9 +65,10 @@ class Framework:
 class Module:
     name: str
     path: str
+    runs_at_import: bool = False  # a script: importing it may run more than imports and definitions
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "path": self.path}
+        return {"name": self.name, "path": self.path, "runs_at_import": self.runs_at_import}
 
 
 @dataclass(frozen=True)
@@ -96,9 +97,6 @@ class ScanResult:
     python_files: int = 0
     python2_files: int = 0
     notes: tuple[str, ...] = field(default=())
-
-    def constraints_for(self, subject: str) -> tuple[Constraint, ...]:
-        return tuple(c for c in self.constraints if c.subject == subject)
 
     def to_json(self) -> dict[str, Any]:
         return {"scan": {

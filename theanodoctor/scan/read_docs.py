@@ -22,6 +22,8 @@ _CONTEXT = re.compile(r"\b(tested|works?|working|worked|developed|verified|requi
 # "tested with Theano 0.8.2" names the version that worked; "requires Theano 0.7" (or a
 # dependency list) names the one of its day, a floor
 _TESTED = re.compile(r"\b(tested|developed|verified|works?|worked|working|ran|written|built|using|used)\b", re.I)
+_FLOOR = re.compile(r"\b(requires?|required|requirements?|needs?|depend\w*|prerequisites?)\b", re.I)
+_COMMAND = re.compile(r"((?:pip[23]?|conda)\s+install\s[^`\n]*)")
 _SECTION = re.compile(r"^(#+|\*\*)?\s*(requirements?|dependencies|prerequisites|installation|install|setup|"
                       r"environment)\b", re.I)
 _HEADING = re.compile(r"^(#+\s|\S.*\n[=\-~^]{3,}$)")
@@ -35,7 +37,8 @@ def read_doc(file: RepoFile, text: str, out: Findings) -> None:
             in_section = bool(_SECTION.match(stripped.lstrip("#* ")))
         where = evidence(file.rel, number, line)
         if "pip install" in line or "conda install" in line:
-            read_env.read_commands(stripped.lstrip("$> "), where, out, file.rel)
+            for command in _COMMAND.findall(line):  # inside backticks or a code block
+                read_env.read_commands(command, where, out, file.rel)
             continue
         if not (in_section or _CONTEXT.search(line)):
             continue
@@ -47,7 +50,7 @@ def read_doc(file: RepoFile, text: str, out: Findings) -> None:
                 continue
             if "." not in version and subject not in ("python", "cuda", "cudnn"):
                 continue  # "Keras 2" is a major version at most; too vague to pin
-            spec = _spec(subject, version, open_ended, line)
+            spec = _spec(subject, version, open_ended, line[:match.start()])
             out.constrain(subject, spec, "stated", where, f"stated in {file.rel}")
 
 
@@ -57,10 +60,14 @@ def _other_major(rest: str, version: str) -> bool:
     return other is not None and other.group(1) != version[0]
 
 
-def _spec(subject: str, version: str, open_ended: bool, line: str) -> str:
+def _spec(subject: str, version: str, open_ended: bool, before: str) -> str:
+    """From the words before the mention: the nearest of "tested with ..." (that version) and
+    "requires ..." (a floor) decides; Python versions are read as that minor version."""
     if open_ended:
         return f">={version}"
     exact = f"=={version}" if version.count(".") == 2 else f"=={version}.*"
-    if subject == "python" or _TESTED.search(line):
+    tested = [m.start() for m in _TESTED.finditer(before)]
+    floor = [m.start() for m in _FLOOR.finditer(before)]
+    if subject == "python" or (tested and (not floor or tested[-1] > floor[-1])):
         return exact
     return f">={version}"

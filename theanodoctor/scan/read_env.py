@@ -13,6 +13,7 @@ from theanodoctor.scan.files import RepoFile
 from theanodoctor.scan.findings import Findings
 from theanodoctor.scan.model import Evidence, Problem, evidence
 
+_TOOLS = frozenset({"pip", "setuptools", "wheel", "virtualenv"})  # upgrading the installer is no dependency
 _CUDA_IMAGE = re.compile(r"^FROM\s+(?:--\S+\s+)?nvidia/cuda(?:gl)?:(\d+\.\d+)(?:\.\d+)?(?:-cudnn(\d+))?", re.I)
 _PYTHON_IMAGE = re.compile(r"^FROM\s+(?:--\S+\s+)?(?:library/)?python:(\d)(?:\.(\d+))?", re.I)
 
@@ -63,13 +64,9 @@ def read_docker(file: RepoFile, text: str, out: Findings) -> None:
 
 def read_commands(line: str, where: Evidence, out: Findings, source: str) -> None:
     """`pip install ...` and `conda install ...` in a command line."""
-    for arg in reqs.pip_install_args(line):
-        parsed = reqs.parse(arg)
-        if parsed:
-            out.require(parsed, where, source)
-    for arg in reqs.conda_install_args(line):
-        parsed = reqs.parse(arg)
-        if parsed:
+    for arg in reqs.pip_install_args(line) + reqs.conda_install_args(line):
+        parsed = reqs.parse(arg.rstrip(".,;:"))
+        if parsed and parsed.name not in _TOOLS:
             out.require(parsed, where, source)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import configparser
+import os
 import re
 import sys
 from pathlib import Path
@@ -40,7 +41,7 @@ def read_requirements(file: RepoFile, text: str, out: Findings, root: Path, seen
 def _include(file: RepoFile, target: str, out: Findings, root: Path, seen: set[str]) -> None:
     from theanodoctor.scan.files import read_text
 
-    rel = (Path(file.rel).parent / target).as_posix()
+    rel = os.path.normpath(Path(file.rel).parent / target).replace(os.sep, "/")
     path = (root / rel)
     if rel in seen:
         return

@@ -19,11 +19,16 @@ class TheanoRange(NamedTuple):
     problems: tuple[Problem, ...]
 
 
-def theano_range(constraints: Sequence[Constraint], releases: Sequence[Version]) -> TheanoRange:
-    ranged = [(c, s) for c in constraints if c.subject == "theano" and c.strength != "soft"
-              for s in [_spec(c.spec)] if s is not None]
-    allowed = _allowed(ranged, releases)
+def theano_range(constraints: Sequence[Constraint], releases: Sequence[Version],
+                 borrowed: Sequence[Constraint] = ()) -> TheanoRange:
+    """``borrowed``: what the frameworks' own files state; where their pins disagree with the
+    repository's, only their hard rows stay."""
+    ranged = _ranged(constraints) + _ranged(borrowed)
     problems: list[Problem] = []
+    allowed = _allowed(ranged, releases)
+    if not allowed:
+        ranged = _ranged(constraints) + [(c, s) for c, s in _ranged(borrowed) if c.strength == "hard"]
+        allowed = _allowed(ranged, releases)
     if not allowed and ranged:
         hard = [(c, s) for c, s in ranged if c.strength == "hard"]
         allowed = _allowed(hard, releases)
@@ -38,6 +43,11 @@ def theano_range(constraints: Sequence[Constraint], releases: Sequence[Version])
     where = tuple(e for c, _ in lower + upper for e in c.evidence)
     return TheanoRange(str(allowed[0]) if lower else None, str(allowed[-1]) if upper else None,
                        tuple(dict.fromkeys(where))[:10], tuple(problems))
+
+
+def _ranged(constraints: Sequence[Constraint]) -> list[tuple[Constraint, SpecifierSet]]:
+    return [(c, s) for c in constraints if c.subject == "theano" and c.strength != "soft"
+            for s in [_spec(c.spec)] if s is not None]
 
 
 def _allowed(ranged: Sequence[tuple[Constraint, SpecifierSet]], releases: Sequence[Version]) -> list[Version]:
