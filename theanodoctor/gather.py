@@ -85,7 +85,6 @@ class Pending:
             target=target, compiledir=compiledir, candidates=self._candidates,
         )
 
-
     def _theanorc_as_target_sees_it(self, target: dict[str, Any], seen: dict[str, Any]) -> dict[str, Any]:
         """The config files judged with the THEANORC the target has after its startup: an env built by
         `provision` sets it in a .pth hook, so Theano there reads the env's own file."""
@@ -95,7 +94,6 @@ class Pending:
         from theanodoctor.host.theanorc import probe_theanorc
 
         return {**probe_theanorc(env={**self._env, "THEANORC": inside}), "theanorc_env_source": "target startup"}
-
 
 def select_target(python_spec: str | None) -> tuple[str | None, dict[str, Any]]:
     """The interpreter to probe and the ``candidates`` section explaining the choice.
