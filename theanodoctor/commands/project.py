@@ -84,11 +84,14 @@ def provision_project(opts: dict[str, Any], interpreter: str | None, prefix: str
         emit(json_doc({"lock": lock.to_dict()}) if fmt == "json" else render_lock(lock))
         sys.exit(1)
     folder = prefix or os.path.join(os.getcwd(), f"{os.path.basename(os.path.abspath(lock.root))}-env")
-    notes = tuple(n for n in lock.notes) + (
-        ("pygpu is not on PyPI: this venv runs Theano on the CPU",) if lock.device == "cuda" else ())
+    # a venv cannot hold pygpu (not on PyPI): the gpuarray stack's env is set up for the CPU, and says so
+    device = "cpu" if lock.device == "cuda" else lock.device
+    notes = lock.notes + (("device=cpu in this venv: pygpu, which device=cuda needs, is not on PyPI (a conda env "
+                           "with pygpu from the channel the lock names runs it on the GPU)",) if device != lock.device
+                          else ())
     variables = tuple(project_run.env_settings(lock).items())
     plan = provision.pip_plan(lock.python or "", interpreter, folder, force, lock.requirements(),
-                              project_run.theanorc_text(lock), notes, variables)
+                              project_run.theanorc_text(lock, device), notes, variables)
     document: dict[str, Any] = {"lock": lock.to_dict(), "dry_run": dry_run, "plan": {
         "method": plan.method, "target": plan.target, "log": plan.log, "files": [p for p, _ in plan.files],
         "commands": [list(s.argv) for s in plan.steps], "notes": list(plan.notes)}}
@@ -99,7 +102,7 @@ def provision_project(opts: dict[str, Any], interpreter: str | None, prefix: str
     if fmt == "text":
         note(f"provisioning Theano {lock.theano} on Python {lock.python} into {plan.target} (log: {plan.log})")
     python = runner.build(plan)
-    verified = runner.verify(python, "cpu" if lock.device == "cpu" else "config")
+    verified = runner.verify(python, "cpu" if device == "cpu" else "config")
     if fmt == "text":
         note(f"import smoke of {len(lock.modules)} module(s) of {lock.root}")
     imports = import_smoke(python, os.path.abspath(lock.root), lock.modules, dict(variables))

@@ -89,6 +89,4 @@ def _stack(choice: Choice, gpu: Any) -> GpuSide:
     notes = [c.reason.text for c in res.caveats]
     if device == "gpu":
         settings.append(Setting("theanorc:global.floatX", "float32", "the old back-end supports float32 only"))
-    if res.pin("pygpu") not in (None, "none"):
-        notes.append("pygpu is not on PyPI: a venv cannot install it; provision with conda for the GPU")
     return GpuSide(device, pins, tuple(settings), (), tuple(notes))

@@ -41,14 +41,15 @@ def scan_and_lock(path: str, as_of: dt.date | None, opts: dict[str, Any]) -> Pro
     return lock_project({**scanned, "root": str(root)}, gpu_ask(opts), as_of)
 
 
-def theanorc_text(lock: ProjectLock) -> str:
+def theanorc_text(lock: ProjectLock, device: str | None = None) -> str:
+    """The lock's theanorc settings as a file (``device``: instead of the lock's own)."""
     from theanodoctor.fixes.rc_text import RcText
 
     rc = RcText(f"# Theano {lock.theano} on Python {lock.python} for {lock.root} (theanodoctor)\n")
     for setting in lock.settings:
         if setting.name.startswith("theanorc:"):
             section, key = setting.name.split(":", 1)[1].split(".", 1)
-            rc.set(section, key, setting.value)
+            rc.set(section, key, device if device and key == "device" else setting.value)
     return rc.text()
 
 
