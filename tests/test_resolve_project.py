@@ -9,7 +9,7 @@ from pathlib import Path
 from packaging.version import Version
 
 from tests.cli_helpers import doctor
-from tests.legacy_envs import REAL_HOME
+from tests.legacy_envs import REAL_HOME, find_interpreter
 
 PIP_ENV = {"PIP_CACHE_DIR": os.environ.get("PIP_CACHE_DIR") or str(REAL_HOME / ".cache" / "pip")}
 
@@ -122,3 +122,15 @@ def test_versions_are_not_taken_with_a_project(tmp_path: Path) -> None:
     run = doctor("resolve", "--project", str(repo), "--theano", "1.0.5")
     assert run.code == 2 and "--theano" in run.err
     assert doctor("resolve", "--as-of", "2017-01-01").code == 2
+
+
+def test_a_gpuarray_lock_is_provisioned_for_the_cpu_in_a_venv_and_says_why(tmp_path: Path) -> None:
+    repo = _repo(tmp_path, {"model.py": "import theano\nimport theano.tensor as T\n"})
+    run = doctor("provision", "--project", str(repo), "--as-of", "2019-06-01", "--arch", "sm_75", "--python",
+                 str(find_interpreter("3.7")), "--prefix", str(tmp_path / "env"), "--dry-run", "--format", "json",
+                 env=PIP_ENV, timeout=600)
+    assert run.code == 0, run.err[-2000:]
+    doc = run.json()
+    assert doc["lock"]["device"] == "cuda" and doc["lock"]["python"] == "3.7"
+    assert any(n.startswith("device=cpu in this venv: pygpu") for n in doc["plan"]["notes"])
+    assert not (tmp_path / "env").exists()
