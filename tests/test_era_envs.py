@@ -139,3 +139,14 @@ def test_fix_leaves_a_theano09_config_alone(legacy_python: Callable[[str], str],
     new = doctor("fix", "--python", legacy_python("healthy37"), "--dry-run", env=env)
     assert "[global] device = gpu -> cuda" in new.out and "drop [lib] cnmem = 0.8" in new.out
     assert (tmp_path / ".theanorc").read_text() == rc
+
+
+def test_resolve_from_a_theano09_machine_keeps_its_release(legacy_python: Callable[[str], str],
+                                                           tmp_path: Path) -> None:
+    env = {"HOME": str(tmp_path), "THEANO_FLAGS": f"base_compiledir={tmp_path / '.theano'}"}
+    run = doctor("resolve", "--from-machine", "--python", legacy_python("theano090_py36"), "--format", "json", env=env)
+    doc = json.loads(run.out)
+    assert doc["constraints"]["theano"] == "0.9.0" and doc["constraints"]["python"] == "3.6"
+    pins = {p["name"]: p["value"] for p in doc["pins"]}
+    found = (pins["theano"], pins["numpy"], pins["scipy"], pins["device"])
+    assert found == ("Theano==0.9.0", "1.12.1", "0.19.0", "cpu")
