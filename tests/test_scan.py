@@ -190,6 +190,16 @@ def test_a_guarded_import_is_soft(tmp_path):
     assert (result.theano_min, result.theano_max) == (None, None)
 
 
+def test_a_name_bound_in_try_or_to_two_modules_is_soft_where_used(tmp_path):
+    result = scan(tmp_path, {"gpu.py": (
+        "try:\n    from theano import gpuarray as gpu\nexcept ImportError:\n"
+        "    from theano.sandbox import gpuarray as gpu\nenabled = gpu.pygpu_activated\n"
+        "try:\n    from theano.sandbox.cuda import cuda_ndarray\nexcept ImportError:\n    cuda_ndarray = None\n\n"
+        "def load(content):\n    return cuda_ndarray.cuda_ndarray.CudaNdarray(content)\n")})
+    assert not specs(result, "theano", "hard")
+    assert specs(result, "theano", "soft") == {">=0.9", "<0.10"}
+
+
 def test_hard_markers_win_over_contradicting_pins(tmp_path):
     result = scan(tmp_path, {"requirements.txt": "theano>=1.0\n",
                              "m.py": "from theano.tensor.signal import downsample\n"})
