@@ -307,3 +307,12 @@ def test_python2_code_gets_the_last_python2_releases_of_its_libraries(tmp_path):
         ("numpy", "<=1.16.6"), ("scipy", "<=1.2.3"), ("scikit-learn", "<=0.20.4")}
     assert where(old, "scikit-learn", "<=0.20.4") == "m.py:2"
     assert not specs(new, "numpy") and not specs(new, "scikit-learn")
+
+
+def test_a_vendored_copy_of_theano_is_not_read_as_the_repositorys_code(tmp_path):
+    result = scan(tmp_path, {"libs/Theano/theano/__init__.py": "from theano.sandbox.cuda import dnn\n",
+                             "libs/Theano/theano/configdefaults.py": "",
+                             "libs/Theano/doc/install.txt": "Theano 1.0.0 requires Python 2.7 or 3.4\n",
+                             "train.py": "import theano.tensor.signal.pool\n"})
+    assert specs(result, "theano") == {">=0.8"}
+    assert any(p.file == "libs/Theano" and "Theano's own source" in p.message for p in result.problems)
