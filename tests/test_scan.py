@@ -190,6 +190,16 @@ def test_a_guarded_import_is_soft(tmp_path):
     assert (result.theano_min, result.theano_max) == (None, None)
 
 
+def test_a_name_bound_in_try_or_to_two_modules_is_soft_where_used(tmp_path):
+    result = scan(tmp_path, {"gpu.py": (
+        "try:\n    from theano import gpuarray as gpu\nexcept ImportError:\n"
+        "    from theano.sandbox import gpuarray as gpu\nenabled = gpu.pygpu_activated\n"
+        "try:\n    from theano.sandbox.cuda import cuda_ndarray\nexcept ImportError:\n    cuda_ndarray = None\n\n"
+        "def load(content):\n    return cuda_ndarray.cuda_ndarray.CudaNdarray(content)\n")})
+    assert not specs(result, "theano", "hard")
+    assert specs(result, "theano", "soft") == {">=0.9", "<0.10"}
+
+
 def test_hard_markers_win_over_contradicting_pins(tmp_path):
     result = scan(tmp_path, {"requirements.txt": "theano>=1.0\n",
                              "m.py": "from theano.tensor.signal import downsample\n"})
@@ -297,3 +307,12 @@ def test_python2_code_gets_the_last_python2_releases_of_its_libraries(tmp_path):
         ("numpy", "<=1.16.6"), ("scipy", "<=1.2.3"), ("scikit-learn", "<=0.20.4")}
     assert where(old, "scikit-learn", "<=0.20.4") == "m.py:2"
     assert not specs(new, "numpy") and not specs(new, "scikit-learn")
+
+
+def test_a_vendored_copy_of_theano_is_not_read_as_the_repositorys_code(tmp_path):
+    result = scan(tmp_path, {"libs/Theano/theano/__init__.py": "from theano.sandbox.cuda import dnn\n",
+                             "libs/Theano/theano/configdefaults.py": "",
+                             "libs/Theano/doc/install.txt": "Theano 1.0.0 requires Python 2.7 or 3.4\n",
+                             "train.py": "import theano.tensor.signal.pool\n"})
+    assert specs(result, "theano") == {">=0.8"}
+    assert any(p.file == "libs/Theano" and "Theano's own source" in p.message for p in result.problems)

@@ -97,6 +97,11 @@ def _descend(root: Path, path: Path, name: str, problems: list[Problem]) -> bool
         problems.append(Problem(_rel(root, path), "symlink to a folder above it (a loop): not followed" if loop
                                 else "symlink to a folder: not followed"))
         return False
+    vendored = path if name == "theano" else path / "theano"
+    if (vendored / "configdefaults.py").is_file():
+        problems.append(Problem(_rel(root, path), "a copy of Theano's own source: not scanned (its internals "
+                                                  "are not this repository's code)"))
+        return False
     return True
 
 

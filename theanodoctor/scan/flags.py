@@ -13,7 +13,7 @@ from theanodoctor.scan.model import Evidence, Problem, evidence
 # A string is read as THEANO_FLAGS only when it names one of these (a bare `a=b,c=d` is not)
 _KNOWN = re.compile(r"^(device|floatx|mode|optimizer|init_gpu_device|force_device|contexts|allow_gc|openmp|"
                     r"base_compiledir|compiledir|warn_float64|exception_verbosity|cxx|"
-                    r"(lib|nvcc|gpuarray|dnn|cuda|blas|pycuda|cublas|nvcc)\.[\w.]+)$")
+                    r"(lib|nvcc|gpuarray|dnn|cuda|blas|pycuda|cublas)\.[\w.]+)$")
 _ITEM = re.compile(r"^[A-Za-z_][\w.]*=[^=]*$")
 _IN_SHELL = re.compile(r"THEANO_FLAGS\s*[=:]?\s*[\"']?([^\"'\s]+)")
 _KERAS_BACKEND = re.compile(r"KERAS_BACKEND\s*[=:]\s*[\"']?(theano|tensorflow|cntk)\b")

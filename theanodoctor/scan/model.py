@@ -28,6 +28,15 @@ def evidence(file: str, line: int, text: str) -> Evidence:
     return Evidence(file, line, text if len(text) <= 200 else text[:197] + "...")
 
 
+def evidence_of(file: str, lines: list[str], needle: str) -> Evidence:
+    """The first line of ``lines`` holding ``needle`` (line 1 with the needle itself if none does)."""
+    needle = needle.strip()
+    for number, line in enumerate(lines, 1):
+        if needle and needle in line:
+            return evidence(file, number, line)
+    return evidence(file, 1, needle)
+
+
 @dataclass(frozen=True)
 class Constraint:
     subject: str  # python, theano, numpy, scipy, cuda, cudnn, or a canonical package name

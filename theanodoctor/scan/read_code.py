@@ -55,8 +55,8 @@ def _read_tree(file: RepoFile, lines: list[str], tree: ast.Module, out: Findings
     imports = [(n, n.lineno) for n in nodes[ast.Import] + nodes[ast.ImportFrom]]
     guarded = {line for n in nodes[ast.Try] if n.handlers for line in range(n.lineno, (n.end_lineno or n.lineno) + 1)}
     aliases = _aliases(imports, file, lines, out, tracked, guarded)
-    if any(v.split(".")[0] in tracked for v in aliases.values()):
-        _record(file, lines, _references(nodes), aliases, out, tracked, guarded)
+    if any(v.split(".")[0] in tracked for v in aliases[0].values()):
+        _record(file, lines, _references(nodes), aliases, out, guarded)
     _strings(file, lines, ((n.value, n.lineno) for n in nodes[ast.Constant] if isinstance(n.value, str)), out)
     if "/" not in file.rel.removeprefix("src/") and not all(_quiet(s) for s in tree.body):
         out.runs_at_import.add(file.rel)
@@ -105,14 +105,17 @@ def _read_python2(file: RepoFile, text: str, lines: list[str], error: Exception,
             continue
     guarded = py2tree.try_lines(tree)
     aliases = _aliases(imports, file, lines, out, tracked, guarded)
-    _record(file, lines, py2tree.references(tree), aliases, out, tracked, guarded)
+    _record(file, lines, py2tree.references(tree), aliases, out, guarded)
     _strings(file, lines, py2tree.strings(tree), out)
 
 
 def _aliases(imports: Iterable[tuple[ast.AST, int]], file: RepoFile, lines: list[str], out: Findings,
-             tracked: frozenset[str], guarded: set[int]) -> dict[str, str]:
-    """Bound name -> full dotted name; each import of a tracked module is a use too."""
+             tracked: frozenset[str], guarded: set[int]) -> tuple[dict[str, str], set[str]]:
+    """Bound name -> full dotted name, and the names whose binding may not hold (bound inside
+    `try:`, or bound to different modules: `try: from theano import gpuarray as gpu` / `except:
+    from theano.sandbox import cuda as gpu`). Each import of a tracked module is a use too."""
     aliases: dict[str, str] = {}
+    fallible: set[str] = set()
     for node, line in imports:
         full_names: list[tuple[str, str]] = []
         if isinstance(node, ast.Import):
@@ -124,22 +127,27 @@ def _aliases(imports: Iterable[tuple[ast.AST, int]], file: RepoFile, lines: list
             uses = [f"{node.module}.{a.name}" if a.name != "*" else node.module for a in node.names]
         else:
             continue
-        aliases.update(full_names)
+        for bound, full in full_names:
+            if line in guarded or aliases.get(bound, full) != full:
+                fallible.add(bound)
+            aliases[bound] = full
         for name in uses:
             if name.split(".")[0] in tracked:
                 out.uses.append(Use(name, (), evidence(file.rel, line, _line(lines, line)), line in guarded))
-    return aliases
+    return aliases, fallible
 
 
-def _record(file: RepoFile, lines: list[str], refs: Iterable[Ref], aliases: dict[str, str], out: Findings,
-            tracked: frozenset[str], guarded: set[int]) -> None:
+def _record(file: RepoFile, lines: list[str], refs: Iterable[Ref], aliases: tuple[dict[str, str], set[str]],
+            out: Findings, guarded: set[int]) -> None:
+    names, fallible = aliases
     for name, keywords, line in refs:
         head, _, rest = name.partition(".")
-        if head not in aliases:
+        if head not in names:
             continue
-        full = aliases[head] + ("." + rest if rest else "")
+        full = names[head] + ("." + rest if rest else "")
         if markers.is_marked(full):  # only what a marker can match: T.dot and friends say nothing
-            out.uses.append(Use(full, keywords, evidence(file.rel, line, _line(lines, line)), line in guarded))
+            out.uses.append(Use(full, keywords, evidence(file.rel, line, _line(lines, line)),
+                                line in guarded or head in fallible))
 
 
 _FIELDS: dict[type, tuple[str, ...]] = {}

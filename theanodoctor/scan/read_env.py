@@ -11,7 +11,7 @@ import yaml
 from theanodoctor.scan import flags, reqs
 from theanodoctor.scan.files import RepoFile
 from theanodoctor.scan.findings import Findings
-from theanodoctor.scan.model import Evidence, Problem, evidence
+from theanodoctor.scan.model import Evidence, Problem, evidence, evidence_of
 
 _TOOLS = frozenset({"pip", "setuptools", "wheel", "virtualenv"})  # upgrading the installer is no dependency
 _CUDA_IMAGE = re.compile(r"^FROM\s+(?:--\S+\s+)?nvidia/cuda(?:gl)?:(\d+\.\d+)(?:\.\d+)?(?:-cudnn(\d+))?", re.I)
@@ -34,14 +34,14 @@ def read_conda(file: RepoFile, text: str, out: Findings) -> None:
             for pip_item in item["pip"]:
                 parsed = reqs.parse(str(pip_item))
                 if parsed:
-                    out.require(parsed, _find(file.rel, lines, str(pip_item)), file.rel)
+                    out.require(parsed, evidence_of(file.rel, lines, str(pip_item)), file.rel)
 
 
 def _conda_item(file: RepoFile, item: str, lines: list[str], out: Findings) -> None:
     name = item.split("::")[-1].strip()  # channel::package
     parsed = reqs.parse(re.sub(r"\s+", "", name) if re.search(r"[=<>]", name) else name)
     if parsed:
-        out.require(parsed, _find(file.rel, lines, item), file.rel)
+        out.require(parsed, evidence_of(file.rel, lines, item), file.rel)
 
 
 def read_docker(file: RepoFile, text: str, out: Findings) -> None:
@@ -84,10 +84,3 @@ def _instructions(text: str) -> Iterator[tuple[int, str]]:
             parts = []
     if parts:
         yield start, " ".join(p.strip() for p in parts)
-
-
-def _find(rel: str, lines: list[str], needle: str) -> Evidence:
-    for number, line in enumerate(lines, 1):
-        if needle in line:
-            return evidence(rel, number, line)
-    return evidence(rel, 1, needle)

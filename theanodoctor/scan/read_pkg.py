@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from theanodoctor.scan import reqs
-from theanodoctor.scan.files import RepoFile
+from theanodoctor.scan.files import RepoFile, read_text
 from theanodoctor.scan.findings import Findings
-from theanodoctor.scan.model import Problem, evidence
+from theanodoctor.scan.model import Problem, evidence, evidence_of
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -39,8 +39,6 @@ def read_requirements(file: RepoFile, text: str, out: Findings, root: Path, seen
 
 
 def _include(file: RepoFile, target: str, out: Findings, root: Path, seen: set[str]) -> None:
-    from theanodoctor.scan.files import read_text
-
     rel = os.path.normpath(Path(file.rel).parent / target).replace(os.sep, "/")
     path = (root / rel)
     if rel in seen:
@@ -131,10 +129,10 @@ def read_setup_cfg(file: RepoFile, text: str, out: Findings) -> None:
         for item in parser.get("options", "install_requires").splitlines():
             parsed = reqs.parse(item)
             if parsed:
-                out.require(parsed, _line_of(file.rel, lines, item), file.rel)
+                out.require(parsed, evidence_of(file.rel, lines, item), file.rel)
     if parser.has_option("options", "python_requires"):
         value = parser.get("options", "python_requires").strip()
-        out.constrain("python", value, "stated", _line_of(file.rel, lines, value), "python_requires in setup.cfg")
+        out.constrain("python", value, "stated", evidence_of(file.rel, lines, value), "python_requires in setup.cfg")
 
 
 def read_toml(file: RepoFile, text: str, out: Findings) -> None:
@@ -161,12 +159,12 @@ def read_toml(file: RepoFile, text: str, out: Findings) -> None:
     for item in items:
         parsed = reqs.parse(item)
         if parsed:
-            out.require(parsed, _line_of(file.rel, lines, item.split("=")[0].split("<")[0].split(">")[0]), file.rel)
+            out.require(parsed, evidence_of(file.rel, lines, item.split("=")[0].split("<")[0].split(">")[0]), file.rel)
     pipfile_python = _dig(data, "requires", "python_version")
     if isinstance(pipfile_python, str):
         python = f"=={pipfile_python}.*"
     if isinstance(python, str) and python.strip():
-        out.constrain("python", _poetry(python.strip()), "stated", _line_of(file.rel, lines, "python"),
+        out.constrain("python", _poetry(python.strip()), "stated", evidence_of(file.rel, lines, "python"),
                       f"the Python version in {file.rel}")
 
 
@@ -185,11 +183,3 @@ def _dig(data: Any, *keys: str) -> Any:
     for key in keys:
         data = data.get(key) if isinstance(data, dict) else None
     return data
-
-
-def _line_of(rel: str, lines: list[str], needle: str) -> Any:
-    needle = needle.strip()
-    for number, line in enumerate(lines, 1):
-        if needle and needle in line:
-            return evidence(rel, number, line)
-    return evidence(rel, 1, needle)
