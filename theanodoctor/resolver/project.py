@@ -1,19 +1,19 @@
 """`resolve --project`: a repository's scan turned into a lock. The Theano release its markers
 allow and the Python its code needs come from the era tables; framework pins from the framework
 table; what the repository leaves unpinned is resolved as of its date (``asof``), capped by the
-tables; the GPU side comes from the stack resolver (Theano 1.0) or the old backend's rules."""
+tables; the GPU side comes from the stack resolver for the chosen release (project_gpu)."""
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
 from theanodoctor.resolver import eras, frameworks
-from theanodoctor.resolver.asof import AsOf, resolve_as_of
+from theanodoctor.resolver.asof import resolve_as_of
 from theanodoctor.resolver.lock import LockPin, ProjectLock, Setting
 from theanodoctor.resolver.model import Conflict, Reason
 
@@ -40,8 +40,7 @@ def _req(name: str, spec: str) -> Requirement | None:
         return None
 
 
-def lock_project(scan: dict[str, Any], gpu: GpuAsk, as_of: dt.date | None = None,
-                 resolver: Callable[[Sequence[str], str, dt.date], AsOf] = resolve_as_of) -> ProjectLock:
+def lock_project(scan: dict[str, Any], gpu: GpuAsk, as_of: dt.date | None = None) -> ProjectLock:
     """The lock for a scanned repository (``scan``: ``ScanResult.to_json()["scan"]`` plus "root")."""
     day = as_of or dt.date.fromisoformat(str(scan.get("as_of") or dt.date.today().isoformat()))
     notes: list[str] = [f"scan: {p.get('file')}: {p.get('message')}" if isinstance(p, dict) else str(p)
@@ -76,7 +75,7 @@ def lock_project(scan: dict[str, Any], gpu: GpuAsk, as_of: dt.date | None = None
     if conflicts:
         return lock._replace(pins=tuple(pins), settings=tuple(settings), conflicts=tuple(conflicts),
                              notes=tuple(notes))
-    resolved = resolver(wanted, choice.python, day)
+    resolved = resolve_as_of(wanted, choice.python, day)
     lock = lock._replace(resolver=resolved.tool)
     if not resolved.ok:
         conflict = Conflict(("the repository's unpinned requirements",), (Reason(resolved.problem or ""),),
