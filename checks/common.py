@@ -9,6 +9,7 @@ import shlex
 from collections.abc import Sized
 from typing import Any
 
+from theanodoctor import kb_era
 from theanodoctor.facts import Facts, dig, section
 
 PYMC = "Theano-PyMC"
@@ -52,6 +53,25 @@ def flavour(facts: Facts) -> str | None:
     if dist_version(facts, PYMC):
         return PYMC
     return THEANO if dist_version(facts, THEANO) else None
+
+
+def release(facts: Facts) -> kb_era.Release | None:
+    """The era row (profiles/theano_releases.yaml) of the installed Theano, if the table has it."""
+    flav = flavour(facts)
+    return kb_era.release(flav, dist_version(facts, flav)) if flav else None
+
+
+def knows_option(facts: Facts, key: str) -> bool | None:
+    """Whether the installed release registers config option ``key`` (dotted), by the era rows;
+    None when they do not say (the caller's registry decides)."""
+    flav = flavour(facts)
+    return kb_era.knows_option(flav, dist_version(facts, flav), key) if flav else None
+
+
+def old_backend_device(facts: Facts, device: str | None) -> bool:
+    """``device=gpu*`` on a release that still has the old back-end (Theano <= 0.9)."""
+    found = release(facts)
+    return bool(device and device.strip().startswith("gpu") and found and found.old_backend)
 
 
 def python_version(facts: Facts) -> str | None:

@@ -10,7 +10,16 @@ from theanodoctor import kb_libs
 from theanodoctor.engine import Options, Outcome, check, error, ok, skipped, warn
 from theanodoctor.facts import Facts, dig, section
 
-from .common import WINDOWS, config_value, dist_version, is_windows, norm_path, probe_ran, stage, target_os
+from .common import (
+    WINDOWS,
+    config_value,
+    is_windows,
+    norm_path,
+    old_backend_device,
+    probe_ran,
+    stage,
+    target_os,
+)
 
 NO_CXX = (
     "Theano logs `WARNING (theano.configdefaults): g++ not detected ! Theano will be unable to "
@@ -192,9 +201,8 @@ def libpython(facts: Facts, options: Options) -> Outcome:
 def _uses_nvcc(facts: Facts) -> bool:
     """Theano < 1.0 with device=gpu*: the old CUDA back-end, which compiled with nvcc (its
     ``nvcc.*`` options are gone in 1.0). Theano 1.0 never runs nvcc."""
-    version = dist_version(facts, "Theano") or ""
     device, _ = config_value(facts, "device")
-    return version.startswith("0.") and str(device or "").startswith("gpu")
+    return old_backend_device(facts, device)
 
 
 @check("nvcc-host-compiler", "The host compiler is one nvcc accepts (only for building with nvcc)",
@@ -241,6 +249,8 @@ def nvcc_host_compiler(facts: Facts, options: Options) -> Outcome:
               "or use a CUDA whose nvcc accepts this GCC.")
     cause = (f"nvcc refuses it: `{said}`. " if said else "nvcc's host_config.h rejects it. ") + scope
     if _uses_nvcc(facts):
+        cause = cause.replace(scope, "The old back-end of Theano <= 0.9 (device=gpu) compiles its kernels with nvcc "
+                                     "at run time.")
         return error(problem + ": the old CUDA back-end of this Theano compiles with nvcc", cause=cause,
                      remedy=remedy, details=details)
     return warn(problem, cause=cause, remedy=remedy, details=details)

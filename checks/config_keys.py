@@ -7,10 +7,10 @@ from __future__ import annotations
 import difflib
 from typing import NamedTuple
 
-from theanodoctor import knowledge
+from theanodoctor import kb_era, knowledge
 from theanodoctor.facts import Facts
 
-from .common import PYMC, dist_version, flavour, stage
+from .common import PYMC, dist_version, flavour, knows_option, stage
 
 TABLE = "theano_config.yaml"
 KINDS = ("enum", "device", "bool", "int", "float", "str", "other")
@@ -118,10 +118,25 @@ def registry(facts: Facts) -> Registry:
 
 
 def removed_entry(sect: str, option: str) -> Removed | None:
+    """A removed option's row, whatever the release (see ``removed_for``)."""
     for row in removed_options():
         if row.section == sect and (not row.option or row.option == option.lower()):
             return row
     return None
+
+
+def removed_for(facts: Facts, sect: str, option: str) -> Removed | None:
+    """``removed_entry`` unless the installed release still has the option (``[lib] cnmem``,
+    ``[nvcc] flags`` on Theano <= 0.9, by profiles/theano_releases.yaml); ``option`` "" asks about
+    the whole section (known when the release has any option in it)."""
+    old = removed_entry(sect, option)
+    if old is None:
+        return None
+    if option:
+        known = knows_option(facts, f"{sect}.{option.lower()}")
+    else:
+        known = any(knows_option(facts, key) for key in kb_era.option_spans() if key.startswith(sect + "."))
+    return None if known else old
 
 
 def kind_of(reg: Registry, key: str | None) -> str | None:

@@ -15,7 +15,7 @@ from theanodoctor.facts import Facts
 
 from .common import and_more, config_value
 from .config_files import entries, parsed, place
-from .config_keys import Registry, kind_of, registry, removed_entry
+from .config_keys import Registry, kind_of, registry, removed_for
 
 BOOL_VALUES = ("False", "false", "0", "True", "true", "1")  # Theano 1.0.5 configparser.py:419-429
 INLINE_COMMENT = re.compile(r"(^|\s)[#;]")
@@ -91,7 +91,7 @@ def theanorc_unknown_keys(facts: Facts, options: Options) -> Outcome:
             if reg.complete and reg.lookup(sect, option):
                 continue
             where = place(str(rc.get("path")), sect, option, value)
-            old = removed_entry(sect, option)
+            old = removed_for(facts, sect, option)
             if old:
                 found.append(f"{where}: {old.message}")
                 remedies.append(old.remedy)

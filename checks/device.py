@@ -6,7 +6,17 @@ from theanodoctor import kb_causes
 from theanodoctor.engine import Options, Outcome, check, error, ok, skipped
 from theanodoctor.facts import Facts, section
 
-from .common import config_value, flavour, gpu_device, gpuarray_device, probe_ran, source_label, stage
+from . import old_backend
+from .common import (
+    config_value,
+    flavour,
+    gpu_device,
+    gpuarray_device,
+    old_backend_device,
+    probe_ran,
+    source_label,
+    stage,
+)
 
 PYGPU_REMEDY = (
     "pygpu is not on PyPI: install pygpu 0.7.x from conda-forge "
@@ -36,6 +46,8 @@ def theano_device(facts: Facts, options: Options) -> Outcome:
     device = (device or "cpu").strip()
     where = source_label(source, "the default")
     origin = f"device={device} (from {where})"
+    if old_backend_device(facts, device):
+        return old_backend.judge(facts, origin)
     if device.startswith("gpu"):
         return error(f"{origin} selects the old GPU back-end, removed in Theano 1.0",
                      cause="Theano 1.0 refuses it: `ValueError: You are tring to use the old GPU back-end. "
@@ -68,6 +80,10 @@ def gpu_path(facts: Facts, options: Options) -> Outcome:
     reasons = []
     if not probe_ran(facts) or not stage(facts, "theano_import").get("ok"):
         reasons.append("Theano does not import in the target")
+    elif old_backend_device(facts, device):
+        judged = old_backend.judge(facts, f"device={device}")
+        if judged.status == "error":
+            reasons.append(judged.message)
     elif not gpuarray_device(device):
         reasons.append(f"Theano is configured for device={device or 'cpu'}")
     else:
@@ -79,6 +95,8 @@ def gpu_path(facts: Facts, options: Options) -> Outcome:
         reasons.append("no NVIDIA GPU is visible")
     if not reasons:
         gpu = (nvidia.get("gpus") or [{}])[0].get("name")
+        if old_backend_device(facts, device):
+            return ok(f"device={device} (the old back-end, nvcc-compiled) on {gpu}", data={"gpu_ready": True})
         return ok(f"device={device} with pygpu {stage(facts, 'pygpu').get('version', '?')} on {gpu}",
                   data={"gpu_ready": True})
     message = "no working GPU path: " + "; ".join(reasons)

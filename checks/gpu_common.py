@@ -13,7 +13,7 @@ from theanodoctor import kb_cuda
 from theanodoctor.engine import Options, Outcome, skipped
 from theanodoctor.facts import Facts, Json, section
 
-from .common import config_value, env_var, gpu_device, target_os
+from .common import config_value, env_var, gpu_device, old_backend_device, target_os
 
 # --- does the CUDA path matter here? ------------------------------------------------------------
 
@@ -41,6 +41,19 @@ def wants_gpu(facts: Facts, options: Options) -> bool:
     library and cuDNN checks."""
     device, _ = config_value(facts, "device")
     return gpu_device(device) or options.require_gpu
+
+
+def libgpuarray_gate(facts: Facts, options: Options) -> Outcome | None:
+    """The skipped outcome of the libgpuarray loader checks when nothing will load libgpuarray: no GPU
+    device, or the old back-end of Theano <= 0.9 (it links the CUDA libraries when nvcc builds its
+    modules); None when they apply."""
+    if not wants_gpu(facts, options):
+        return not_gpu(facts)
+    device, _ = config_value(facts, "device")
+    if old_backend_device(facts, device) and not options.require_gpu:
+        return skipped(f"device={device}: Theano's old back-end does not use libgpuarray (its modules are linked "
+                       "against the CUDA libraries by nvcc)")
+    return None
 
 
 def not_gpu(facts: Facts) -> Outcome:

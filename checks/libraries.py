@@ -14,7 +14,7 @@ from theanodoctor.facts import Facts, Json, section
 
 from .common import WINDOWS, is_windows, norm_path
 from .cuda_toolkits import InUse, in_use_line, kit_label, toolkit_in_use
-from .gpu_common import not_gpu, wants_gpu
+from .gpu_common import libgpuarray_gate
 from .lib_folders import first_path, kit_has, providers, pygpu_activated, subpath, unseen, windows_folders
 
 USER_FOLDER = r"%USERPROFILE%\cuda-dll-aliases"
@@ -44,8 +44,9 @@ def _windows_kit(facts: Facts, options: Options) -> tuple[InUse, Json] | Outcome
     """(toolkit in use, the toolkit) for the Windows DLL checks, or the skipped outcome."""
     if not is_windows(facts):
         return skipped("Windows only")
-    if not wants_gpu(facts, options):
-        return not_gpu(facts)
+    gate = libgpuarray_gate(facts, options)
+    if gate is not None:
+        return gate
     use = toolkit_in_use(facts)
     if use.kit is None:
         return skipped("no CUDA toolkit found")
@@ -76,8 +77,9 @@ def copy_remedy(copies: list[tuple[str, str]], kit: Json | None, why: str) -> tu
 def gpuarray_dll_names(facts: Facts, options: Options) -> Outcome:
     if not is_windows(facts):
         return skipped("Windows only: on Linux libgpuarray loads fixed names (see linux-cuda-libs)")
-    if not wants_gpu(facts, options):
-        return not_gpu(facts)
+    gate = libgpuarray_gate(facts, options)
+    if gate is not None:
+        return gate
     driver = section(facts, "nvidia").get("cuda_driver_version")
     if not driver:
         return skipped("the driver's CUDA version is unknown (no NVIDIA driver answered); libgpuarray "

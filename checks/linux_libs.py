@@ -12,7 +12,7 @@ from theanodoctor.facts import Facts, section
 
 from .common import stage, target_os
 from .cuda_toolkits import in_use_line, toolkit_in_use
-from .gpu_common import not_gpu, wants_gpu
+from .gpu_common import libgpuarray_gate
 from .lib_folders import first_path, kit_has, ld_folders, pygpu_activated, unseen
 
 
@@ -29,8 +29,9 @@ def load_failures(facts: Facts) -> str:
 def linux_cuda_libs(facts: Facts, options: Options) -> Outcome:
     if target_os(facts) != "Linux":
         return skipped("Linux only (Windows: see gpuarray-dll-names)")
-    if not wants_gpu(facts, options):
-        return not_gpu(facts)
+    gate = libgpuarray_gate(facts, options)
+    if gate is not None:
+        return gate
     if section(facts, "env").get("status") != "ok":
         return skipped("the environment (LD_LIBRARY_PATH) was not probed")
     rule = kb_libs.loader_rule()

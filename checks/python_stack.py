@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from packaging.version import InvalidVersion, Version
 
-from theanodoctor import knowledge
+from theanodoctor import kb_era, knowledge
 from theanodoctor.engine import Options, Outcome, check, error, ok, skipped
 from theanodoctor.facts import Facts
 
@@ -20,11 +20,12 @@ def _matches(spec: object, version: str) -> bool:
         return False
 
 
-def compat_hits(flav: str, python: str | None, numpy: str) -> list[knowledge.CompatRule]:
-    """The rules of ``flav`` that match this numpy and Python (every Python when it is unknown)."""
+def compat_hits(flav: str, python: str | None, numpy: str, theano: str | None = None) -> list[knowledge.CompatRule]:
+    """The rules of ``flav`` that match this numpy and Python (every Python when it is unknown) and
+    cover this release (``theano``; None: the rules without a release range)."""
     return [rule for rule in knowledge.compat_rules()
-            if rule.flavour == flav and (python is None or _matches(rule.python, python))
-            and _matches(rule.numpy, numpy)]
+            if rule.flavour == flav and knowledge.applies(rule, theano)
+            and (python is None or _matches(rule.python, python)) and _matches(rule.numpy, numpy)]
 
 
 def _minor(version: str) -> str:
@@ -53,7 +54,7 @@ def python_stack(facts: Facts, options: Options) -> Outcome:
         return skipped("Python or numpy version unknown (numpy is not installed?)")
     exe = stage(facts, "interpreter").get("executable") or "python"
     label = f"{flav} {theano} on Python {python} with numpy {numpy}"
-    hits = [rule for rule in compat_hits(flav, python, numpy)
+    hits = [rule for rule in compat_hits(flav, python, numpy, theano)
             if not (rule.unless_flag and is_set(facts, rule.unless_flag.replace("__", ".")))]
     if hits:
         worst = "broken" if any(r.result == "broken" for r in hits) else "degraded"
@@ -69,7 +70,23 @@ def python_stack(facts: Facts, options: Options) -> Outcome:
             fix_id="blas-ldflags" if first.unless_flag else ("env-packages" if first.commands else None),
         )
     verified = [v for v in knowledge.verified_stacks()
-                if v.flavour == flav and v.python == _minor(python) and v.numpy == numpy]
+                if v.flavour == flav and v.theano == theano and v.python == _minor(python) and v.numpy == numpy]
     if verified:
         return ok(f"{label}: a verified combination", details=(f"source: {verified[0].source}",))
+    release = kb_era.release(flav, theano)
+    if (release and not release.reproduced and release.numpy_known
+            and kb_era.vkey(numpy) > kb_era.vkey(release.numpy_known)):
+        return Outcome("warn", f"{label}: numpy newer than any known to work with {release.label}",
+                       cause=f"The newest numpy known to work with {release.label} is {release.numpy_known} "
+                             f"({release.numpy_known_source}); numpy {numpy} is untested with it.",
+                       remedy=f"If it misbehaves, install numpy {release.numpy_known}.",
+                       details=(f"source: {release.where}",))
+    minor = _minor(python)
+    if release and not release.reproduced and minor not in {*release.python, *(p.python for p in release.pins)}:
+        return Outcome("warn", f"{label}: Python {minor} is not one {release.label} is known to work on",
+                       cause=f"{release.label} declares Python {', '.join(release.python)} "
+                             f"({release.python_source}); it was not run on Python {minor} here.",
+                       remedy="If it misbehaves, use a Python it declares (`theanodoctor resolve --theano "
+                              f"{release.key}` pins one).",
+                       details=(f"source: {release.where}",))
     return ok(f"{label}: no known problem (not a verified combination)")

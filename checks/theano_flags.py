@@ -9,7 +9,7 @@ from theanodoctor.facts import Facts, section
 
 from .common import env_var, flag_items, stage
 from .config_files import entries, present
-from .config_keys import Registry, registry, removed_entry
+from .config_keys import Registry, registry, removed_for
 
 
 def unrecognised(facts: Facts, reg: Registry, keys: list[str]) -> tuple[list[str], bool]:
@@ -19,11 +19,11 @@ def unrecognised(facts: Facts, reg: Registry, keys: list[str]) -> tuple[list[str
         return [str(k) for k in reported], True
     if reg.sep == "__":  # Theano-PyMC >= 1.0.12 reports every dotted name (FACTS.md s1)
         return [k for k in keys if "." in k], False
-    return [k for k in keys if removed_entry(*reg.split(k))], False
+    return [k for k in keys if removed_for(facts, *reg.split(k))], False
 
 
-def flag_hint(reg: Registry, key: str) -> str:
-    old = removed_entry(*reg.split(key))
+def flag_hint(facts: Facts, reg: Registry, key: str) -> str:
+    old = removed_for(facts, *reg.split(key))
     if old:
         return old.message.split(";")[0]
     if reg.sep == "__" and "." in key:
@@ -69,7 +69,7 @@ def theano_flags(facts: Facts, options: Options) -> Outcome:
                             "ignoring it`)")
     unknown, own = unrecognised(facts, reg, keys)
     for key in unknown:
-        hint = flag_hint(reg, key)
+        hint = flag_hint(facts, reg, key)
         headline.append(f"THEANO_FLAGS key {key} is not recognised by Theano")
         problems.append(f"{key}: `Theano does not recognise this flag: {key}`; it has no effect"
                         + (f" ({hint})" if hint else ""))

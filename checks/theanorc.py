@@ -44,6 +44,9 @@ def theanorc_files(facts: Facts, options: Options) -> Outcome:
     if setting is not None:
         details.append(f"THEANORC={setting}: a list of files separated by '{sep}' on this OS "
                        "(os.pathsep); later files override earlier ones")
+        if rc.get("theanorc_env_source") == "target startup":
+            details.append("THEANORC is set by the environment itself when its Python starts (a .pth file in its "
+                           "site-packages, written by `theanodoctor provision`), not by the shell")
         if win:
             details.append("while THEANORC is set, ~/.theanorc.txt is not read")
         if not files:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from theanodoctor.engine import Options, Outcome, check, ok, skipped, warn
 from theanodoctor.facts import Facts, Json, section
 
-from .common import WINDOWS, and_more, env_var, is_set, norm_path, target_os
+from .common import WINDOWS, and_more, config_value, env_var, is_set, norm_path, old_backend_device, target_os
 from .cuda_toolkits import bins_on_path, find_kit, kit_dirs, kit_label, toolkit_in_use, toolkits
 from .gpu_common import not_needed, os_label, wants_cuda
 
@@ -184,8 +184,14 @@ def cuda_lib_path(facts: Facts, options: Options) -> Outcome:
 
     ld_path = [e for e in section(facts, "env").get("ld_library_path") or [] if isinstance(e, str)]
     lib = use.kit.get("lib_dir") or f"{use.kit.get('root')}/lib64"
-    cause = ("libgpuarray opens the unversioned libnvrtc.so and libcublas.so, which the loader finds only "
+    device, _ = config_value(facts, "device")
+    old = old_backend_device(facts, device)
+    cause = ("Theano's old back-end (device=gpu) links its modules against the toolkit's libcudart "
+             "(Theano rel-0.9.0 theano/sandbox/cuda/nvcc_compiler.py:209-211 adds -lcudart); the loader finds it "
+             "through LD_LIBRARY_PATH, ld.so.conf or the system folders." if old else
+             "libgpuarray opens the unversioned libnvrtc.so and libcublas.so, which the loader finds only "
              "through LD_LIBRARY_PATH or ld.so.conf (FACTS.md s4).")
+    missing = ("the CUDA libraries" if old else "libnvrtc.so and libcublas.so") + f" of {kit_label(use.kit)}"
     remedy = (f"Put {lib} first on LD_LIBRARY_PATH (`export LD_LIBRARY_PATH={lib}:$LD_LIBRARY_PATH` in your shell "
               f"profile), or list it in a file under /etc/ld.so.conf.d/ and run `sudo ldconfig`.")
     for pos, entry in enumerate(ld_path):
@@ -196,7 +202,7 @@ def cuda_lib_path(facts: Facts, options: Options) -> Outcome:
             return warn(f"LD_LIBRARY_PATH lists {entry} ({kit_label(kit)}) before the toolkit in use, "
                         f"{kit_label(use.kit)}: the libraries would load from CUDA {kit.get('version')}",
                         cause=cause, remedy=remedy, details=tuple(ld_path))
-    return warn(f"{lib} is not on LD_LIBRARY_PATH: unless it is listed in ld.so.conf, libgpuarray will not find "
-                f"libnvrtc.so and libcublas.so of {kit_label(use.kit)}",
+    return warn(f"{lib} is not on LD_LIBRARY_PATH: unless it is listed in ld.so.conf, "
+                f"{'Theano' if old else 'libgpuarray'} will not find {missing}",
                 cause=cause + " This doctor reads LD_LIBRARY_PATH only, not ld.so.conf.",
                 remedy=remedy, details=tuple(ld_path) or ("LD_LIBRARY_PATH is empty or unset",))

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from theanodoctor.checks.config_keys import registry, removed_entry
+from theanodoctor.checks.common import old_backend_device
+from theanodoctor.checks.config_keys import registry, removed_for
 
 from .context import Context
 from .rc_draft import Draft
@@ -36,7 +37,7 @@ def fix_device(ctx: Context, draft: Draft) -> None:
     for sect in ("global", "DEFAULT"):
         for key in DEVICE_KEYS:
             value = draft.rc.get(sect, key)
-            if value and value.startswith("gpu"):
+            if value and value.startswith("gpu") and not old_backend_device(ctx.facts, value):
                 new = "cuda" + value[len("gpu"):]
                 draft.rc.set(sect, key, new)
                 draft.note("theanorc-device", f"[{sect}] {key} = {value} -> {new} (the old GPU back-end was "
@@ -47,7 +48,7 @@ def fix_obsolete(ctx: Context, draft: Draft) -> None:
     for line in reversed(draft.rc.parsed()):
         if line.key is None or line.section is None:
             continue
-        old = removed_entry(line.section, line.key)
+        old = removed_for(ctx.facts, line.section, line.key)
         if old is None or old.option == "":
             continue
         draft.rc.remove(line.section, line.key)
@@ -60,7 +61,7 @@ def fix_obsolete(ctx: Context, draft: Draft) -> None:
         if draft.rc.section_is_empty(line.section):
             draft.rc.remove_section(line.section)
     for name in draft.rc.sections():
-        old = removed_entry(name, "")
+        old = removed_for(ctx.facts, name, "")
         if old is not None and old.option == "" and draft.rc.remove_section(name):
             draft.note("theanorc-obsolete", f"drop the [{name}] section: {old.message.split(';')[0]}")
 

@@ -4,7 +4,15 @@ device, floatX, ``[cuda] root``, ``[dnn] base_path``) and ``blas.ldflags`` for n
 
 from __future__ import annotations
 
-from theanodoctor.checks.common import config_value, dist_version, flavour, gpuarray_device, is_set, norm_path
+from theanodoctor.checks.common import (
+    config_value,
+    dist_version,
+    flavour,
+    gpuarray_device,
+    is_set,
+    norm_path,
+    old_backend_device,
+)
 from theanodoctor.checks.common import python_version as target_python
 from theanodoctor.checks.cuda_toolkits import toolkit_in_use
 
@@ -38,7 +46,8 @@ def write_for_toolkit(ctx: Context, draft: Draft) -> None:
         return
     fix = "theanorc-write"
     device, source = config_value(ctx.facts, "device")
-    if not gpuarray_device(device) or ctx.cuda is not None and not str(device).startswith("cuda"):
+    keep_old = old_backend_device(ctx.facts, device)  # Theano <= 0.9 already set up for its old back-end
+    if not keep_old and (not gpuarray_device(device) or ctx.cuda is not None and not str(device).startswith("cuda")):
         _set(draft, fix, "global", "device", "cuda", "the gpuarray back-end on the first GPU")
     if not is_set(ctx.facts, "floatX") and draft.rc.get("global", "floatx") is None:
         _set(draft, fix, "global", "floatX", "float32", "what GPUs compute fast")
@@ -58,7 +67,7 @@ def needs_blas_ldflags(ctx: Context) -> bool:
     from theanodoctor.checks.python_stack import compat_hits
 
     return any(r.unless_flag and r.unless_flag.replace("__", ".") == "blas.ldflags"
-               for r in compat_hits(flav, python, numpy))
+               for r in compat_hits(flav, python, numpy, dist_version(ctx.facts, flav)))
 
 
 def write_blas_ldflags(ctx: Context, draft: Draft) -> None:

@@ -10,6 +10,9 @@ import pytest
 
 from tests import legacy_envs
 
+# Other people's repositories, input for scan: never collected (their tests import their packages).
+collect_ignore = ["scan_corpus"]
+
 # Variables that would make a test depend on the machine it runs on.
 _ISOLATED_VARS = (
     "THEANO_FLAGS", "THEANORC", "CONDA_PREFIX", "CONDA_DEFAULT_ENV", "VIRTUAL_ENV",

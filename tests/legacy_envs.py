@@ -50,6 +50,13 @@ SPECS = {
         # Both import only with blas.ldflags set (THEANO_FLAGS=blas.ldflags=); FACTS.md s1.
         EnvSpec("numpy2_311", "3.11", ("numpy==2.0.2", "scipy==1.13.1", "Theano==1.0.5")),
         EnvSpec("py311_np123", "3.11", ("numpy==1.23.5", "scipy==1.10.1", "Theano==1.0.5")),
+        # The older Theano releases with the numpy/scipy of their own months (profiles/theano_releases.yaml).
+        EnvSpec("theano082_py27", "2.7", ("numpy==1.11.0", "scipy==0.17.1", "Theano==0.8.2")),
+        EnvSpec("theano090_py36", "3.6", ("numpy==1.12.1", "scipy==0.19.0", "Theano==0.9.0")),
+        # Theano <= 1.0.3 compiles nothing with numpy 1.16.0-1.16.4 (`_get_ndarray_c_version` moved; fixed
+        # in Theano 1.0.4); numpy 1.16.5 exports it again, so 1.0.3 works with 1.16.6.
+        EnvSpec("theano103_np1162", "3.7", ("numpy==1.16.2", "scipy==1.2.1", "Theano==1.0.3")),
+        EnvSpec("theano103_np116", "3.7", ("numpy==1.16.6", "scipy==1.2.1", "Theano==1.0.3")),
     )
 }
 

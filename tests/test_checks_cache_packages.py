@@ -351,9 +351,12 @@ def test_scipy_173_needs_numpy_below_123(requires: list[str] | None) -> None:
 
 def test_scipy_without_any_declared_range_is_skipped() -> None:
     data = pymc_like("1.16.6", None)
-    data["target"]["stages"]["distributions"]["versions"]["scipy"] = "1.2.1"
-    data["target"]["stages"]["distributions"]["packages"]["scipy"]["version"] = "1.2.1"
+    data["target"]["stages"]["distributions"]["versions"]["scipy"] = "1.6.3"  # no row in scipy_numpy.yaml
+    data["target"]["stages"]["distributions"]["packages"]["scipy"]["version"] = "1.6.3"
     assert outcome(data, "scipy-numpy").status == "skipped"
+    data["target"]["stages"]["distributions"]["versions"]["scipy"] = "1.2.1"  # the table's row (wheel METADATA)
+    data["target"]["stages"]["distributions"]["packages"]["scipy"]["version"] = "1.2.1"
+    assert outcome(data, "scipy-numpy").status == "ok"
 
 
 @pytest.mark.parametrize("device, require_gpu, status", [

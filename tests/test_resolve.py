@@ -268,7 +268,9 @@ def test_blackwell_is_beyond_libgpuarray() -> None:
     ({"os": "beos"}, "use windows, linux or macos"),
     ({"gpu": "RTX 3090", "arch": "sm_86"}, "exclude each other"),
     ({"driver": "latest"}, "is not a driver version"),
-    ({"theano": "1.0.4"}, "use 1.0.5, pymc-1.1.2 or auto"),
+    ({"theano": "1.0.7"}, "no Theano release in profiles/theano_releases.yaml matches"),
+    ({"theano": "Theano-PyMC==2.0"}, "no Theano-PyMC release"),
+    ({"theano": "banana"}, "use a release"),
 ])
 def test_bad_inputs_are_usage_errors(inputs: dict[str, Any], message: str) -> None:
     with pytest.raises(InputError, match=message):

@@ -118,7 +118,7 @@ def test_output_that_is_a_folder_is_a_usage_error_even_with_force(tmp_path: Path
     (["--output", "x.yml"], 2),
     (["--profile", "nope"], 2),
     (["--theano", "Theano-PyMC==1.1.2", "--cpu-only"], 0),
-    (["--theano", "1.0.4"], 2),
+    (["--theano", "1.0.7"], 2),
 ])
 def test_cli_exit_codes_and_json_on_every_path(args: list[str], code: int) -> None:
     run = doctor("resolve", *args, "--format", "json")

@@ -30,6 +30,7 @@ from theanodoctor.commands.fix import fix
 from theanodoctor.commands.preflight import preflight
 from theanodoctor.commands.report import report
 from theanodoctor.commands.resolve import profiles, provision, resolve
+from theanodoctor.commands.scan import scan
 from theanodoctor.commands.summarize import summarize
 
 
@@ -223,6 +224,7 @@ cli.add_command(profiles)
 cli.add_command(provision)
 cli.add_command(fix)
 cli.add_command(explain)
+cli.add_command(scan)
 
 
 def _run(entry: Callable[..., Any], argv: list[str]) -> NoReturn:

@@ -78,12 +78,22 @@ class Pending:
             path = _compiledir_of(target)
             compiledir = (probe_compiledir(path) if path
                           else envelope("skipped", "compile dir unknown: Theano did not report it"))
+            host["theanorc"] = self._theanorc_as_target_sees_it(target, host["theanorc"])
         return Facts(
             system=host["system"], env=host["env"], nvidia=host["nvidia"], cuda=host["cuda"], cudnn=host["cudnn"],
             compilers=host["compilers"], theanorc=host["theanorc"],
             target=target, compiledir=compiledir, candidates=self._candidates,
         )
 
+    def _theanorc_as_target_sees_it(self, target: dict[str, Any], seen: dict[str, Any]) -> dict[str, Any]:
+        """The config files judged with the THEANORC the target has after its startup: an env built by
+        `provision` sets it in a .pth hook, so Theano there reads the env's own file."""
+        inside = dig(target, "stages", "interpreter", "theanorc_env")
+        if not isinstance(inside, str) or inside == self._env.get("THEANORC"):
+            return seen
+        from theanodoctor.host.theanorc import probe_theanorc
+
+        return {**probe_theanorc(env={**self._env, "THEANORC": inside}), "theanorc_env_source": "target startup"}
 
 def select_target(python_spec: str | None) -> tuple[str | None, dict[str, Any]]:
     """The interpreter to probe and the ``candidates`` section explaining the choice.

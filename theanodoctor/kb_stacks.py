@@ -14,6 +14,7 @@ from theanodoctor.knowledge import (
     KnowledgeError,
     choice,
     rows,
+    spec,
     strings,
     table,
     text,
@@ -172,6 +173,8 @@ class ScipyPair(NamedTuple):
     scipy: SpecifierSet
     numpy: SpecifierSet
     source: str
+    pin: str | None = None             # the scipy to pin from this row
+    python: SpecifierSet | None = None  # the Pythons it has wheels for
 
 
 @table
@@ -180,7 +183,8 @@ def scipy_pairs() -> tuple[ScipyPair, ...]:
     this keeps the resolver from loading the whole check catalogue)."""
     name = "scipy_numpy.yaml"
     return tuple(ScipyPair(version_range(name, row, "scipy"), version_range(name, row, "numpy"),
-                           text(name, row, "source")) for row in rows(name, "pairs"))
+                           text(name, row, "source"), text(name, row, "pin", required=False) or None,
+                           spec(name, row, "python")) for row in rows(name, "pairs"))
 
 
 @table

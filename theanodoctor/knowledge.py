@@ -12,9 +12,11 @@ from typing import Any, Callable, NamedTuple, TypeVar
 
 import yaml
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.version import InvalidVersion, Version
 
 T = TypeVar("T")
 TABLES: list[functools._lru_cache_wrapper[Any]] = []
+DERIVED: list[functools._lru_cache_wrapper[Any]] = []
 
 
 def table(loader: Callable[[], T]) -> functools._lru_cache_wrapper[T]:
@@ -24,9 +26,16 @@ def table(loader: Callable[[], T]) -> functools._lru_cache_wrapper[T]:
     return cached
 
 
+def derived(function: Callable[..., T]) -> functools._lru_cache_wrapper[T]:
+    """A lookup cached per argument over the tables (cleared with them by :func:`forget`)."""
+    cached = functools.cache(function)
+    DERIVED.append(cached)
+    return cached
+
+
 def forget() -> None:
     """Drop every parsed table (tests that swap the profiles folder)."""
-    for loader in TABLES:
+    for loader in TABLES + DERIVED:
         loader.cache_clear()
     load_table.cache_clear()
 
@@ -129,10 +138,12 @@ def choice(name: str, row: Any, key: str, choices: tuple[str, ...]) -> str:
 
 
 FLAVOURS = ("Theano", "Theano-PyMC")
+NEWEST = {"Theano": "1.0.5", "Theano-PyMC": "1.1.2"}  # what the rows without a release are about
 
 
 class CompatRule(NamedTuple):
     flavour: str
+    theano: SpecifierSet | None  # the releases it applies to (None: every release)
     python: SpecifierSet | None
     numpy: SpecifierSet | None
     unless_flag: str
@@ -145,6 +156,7 @@ class CompatRule(NamedTuple):
 
 class Verified(NamedTuple):
     flavour: str
+    theano: str
     python: str
     numpy: str
     scipy: str
@@ -157,6 +169,7 @@ def compat_rules() -> tuple[CompatRule, ...]:
     return tuple(
         CompatRule(
             flavour=choice(name, row, "flavour", FLAVOURS),
+            theano=spec(name, row, "theano"),
             python=spec(name, row, "python"),
             numpy=spec(name, row, "numpy"),
             unless_flag=text(name, row, "unless_flag", required=False),
@@ -175,8 +188,26 @@ def verified_stacks() -> tuple[Verified, ...]:
     name = "theano_compat.yaml"
     return tuple(
         Verified(
-            flavour=choice(name, row, "flavour", FLAVOURS),
+            flavour=(flavour := choice(name, row, "flavour", FLAVOURS)),
+            theano=text(name, row, "theano", required=False) or NEWEST[flavour],
             **{k: text(name, row, k) for k in ("python", "numpy", "scipy", "source")},
         )
         for row in rows(name, "verified")
     )
+
+
+def in_range(allowed: SpecifierSet | None, version: str | None) -> bool:
+    """``version`` in ``allowed`` (None: any), pre-releases included (Theano 0.10.0b4)."""
+    if allowed is None:
+        return True
+    if not version:
+        return False
+    try:
+        return allowed.contains(Version(version), prereleases=True)
+    except InvalidVersion:
+        return False
+
+
+def applies(rule: CompatRule, theano: str | None) -> bool:
+    """Whether a rule covers this release of its flavour (an unknown release: rules without a range)."""
+    return rule.theano is None or (theano is not None and in_range(rule.theano, theano))

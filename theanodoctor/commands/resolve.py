@@ -3,7 +3,6 @@ named stacks, build an environment. Parse, call, render; the work is in theanodo
 
 from __future__ import annotations
 
-import os
 import platform
 import re
 import sys
@@ -35,8 +34,10 @@ def constraint_options(command: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--gpu", metavar="NAME", help='GPU name as nvidia-smi shows it, e.g. "GTX 1660 SUPER".'),
         click.option("--arch", metavar="sm_XY", help="GPU architecture instead of a name, e.g. sm_75."),
         click.option("--driver", metavar="VERSION", help="NVIDIA driver version, e.g. 451.67."),
-        click.option("--theano", metavar="1.0.5|pymc-1.1.2|auto", default=None,
-                     help="Theano 1.0.5, Theano-PyMC 1.1.2 (also: pymc, Theano-PyMC==1.1.2), or auto (default)."),
+        click.option("--theano", metavar="RELEASE", default=None,
+                     help="A Theano release of 0.7-1.0.5 or Theano-PyMC 1.0.5-1.1.2, as people write it: 0.8.2, "
+                          "theano==0.9.0, 0.8 (the newest 0.8.x), >=0.9,<1.0, Theano-PyMC==1.1.0, pymc; or auto "
+                          "(default: Theano 1.0.5)."),
         click.option("--numpy", metavar="VERSION", help="A numpy version to keep, e.g. 1.21.6."),
         click.option("--cudnn", metavar="VERSION", help="A cuDNN version to keep, e.g. 7.6.5."),
         click.option("--cpu-only", is_flag=True, help="A CPU-only stack (no CUDA, cuDNN, pygpu)."),
@@ -45,6 +46,16 @@ def constraint_options(command: Callable[..., Any]) -> Callable[..., Any]:
     for option in reversed(options):
         command = option(command)
     return command
+
+
+def project_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """A repository instead of versions: `resolve --project` and `provision --project`."""
+    command = click.option("--as-of", "as_of", metavar="YYYY-MM-DD",
+                           help="With --project: resolve its unpinned requirements as of this date "
+                                "(default: its last commit, else what its files say).")(command)
+    return click.option("--project", metavar="PATH",
+                        help="A repository folder: scan it and lock what it needs (Theano release, Python, "
+                             "frameworks, the rest as of its date).")(command)
 
 
 def host_os() -> str:
@@ -112,6 +123,7 @@ def run_resolution(opts: dict[str, Any], fmt: str, from_machine: bool = False) -
 
 @click.command(epilog=RESOLVE_EXIT_CODES)
 @constraint_options
+@project_options
 @click.option("--from-machine", is_flag=True,
               help="Take the OS, Python, GPU, driver, CUDA, cuDNN and Theano flavour from the probe of this machine.")
 @click.option("--emit", "emit_kind", type=click.Choice(["conda", "pip", "theanorc"]),
@@ -131,9 +143,16 @@ def resolve(from_machine: bool, emit_kind: str | None = None, output: str | None
       theanodoctor resolve --gpu "RTX 3090" --cuda 10.2          # conflict, explained
       theanodoctor resolve --cpu-only --emit pip -o requirements.txt
       theanodoctor resolve --from-machine
+      theanodoctor resolve --project ./paper-code --emit pip -o requirements.lock
     """
     if output and not emit_kind:
         raise click.UsageError("--output needs --emit conda|pip|theanorc")
+    if opts.get("project"):
+        from theanodoctor.commands.project import resolve_project
+
+        resolve_project(opts, fmt, emit_kind, output, force, verbose)
+    if opts.get("as_of"):
+        raise click.UsageError("--as-of needs --project")
     res = run_resolution(opts, fmt, from_machine)
     text = None
     if emit_kind and res.resolved:
@@ -194,6 +213,7 @@ Exit codes:
 
 @click.command(epilog=PROVISION_EXIT_CODES)
 @constraint_options
+@project_options
 @click.option("--prefix", metavar="DIR", help="Folder of the new environment (must not exist, or be empty).")
 @click.option("--name", metavar="NAME", help="Name of the new conda env (conda/mamba only).")
 @click.option("--method", type=click.Choice(["auto", "conda", "venv"]), default="auto", show_default=True,
@@ -213,11 +233,26 @@ def provision(prefix: str | None, name: str | None, method: str, dry_run: bool, 
     Examples:
       theanodoctor provision --profile cpu-py37 --python /usr/bin/python3.7 --prefix ./theano37
       theanodoctor provision --os windows --gpu "GTX 1660 SUPER" --name theano37 --dry-run
+      theanodoctor provision --project ./paper-code --python ~/.pyenv/versions/2.7.18/bin/python
+
+    With --project: scan the repository, lock what it needs (`resolve --project`), build it with
+    venv (virtualenv for Python 2.7) + pip, then `check`, `smoke-test` and an import of each of the
+    repository's own top-level modules in the new env (imports only; failures explained).
     """
     from theanodoctor.resolver import provision as provisioning
     from theanodoctor.resolver import runner
 
     _, interpreter = python_value(opts.get("python"))
+    if opts.get("project"):
+        from theanodoctor.commands.project import provision_project
+
+        if name or method == "conda":
+            raise click.UsageError("--project builds a venv (virtualenv for 2.7): --name and --method conda "
+                                   "do not apply")
+        provision_project({**opts, "python": None}, interpreter, prefix, dry_run, force, fmt)
+        return
+    if opts.get("as_of"):
+        raise click.UsageError("--as-of needs --project")
     if interpreter:
         opts["python"] = provisioning.interpreter_version(interpreter)
     res = run_resolution(opts, fmt)
@@ -240,8 +275,7 @@ def provision(prefix: str | None, name: str | None, method: str, dry_run: bool, 
     if fmt == "text":
         note(f"provisioning {_summary_line(res)} with {plan.method} into {plan.target} (log: {plan.log})")
     python = runner.build(plan)
-    theanorc = os.path.join(provisioning.env_prefix(python), "theanorc") if device == "config" else None
-    verified = runner.verify(python, device, theanorc)
+    verified = runner.verify(python, device)
     code = max(verified.exit_code, 1 if res.gpu and plan.method == "venv" else 0)
     if fmt == "json":
         emit(json_doc({**document, "python": python, "check": verified.check, "smoke": verified.smoke,

@@ -262,6 +262,8 @@ def stage_interpreter(stages):
         "has_python_h": bool(include) and os.path.isfile(os.path.join(include, "Python.h")),
         "python_libs": python_libs(include),
         "dll_dirs": windows_dll_dirs(),
+        # as the target sees it after its startup: a .pth hook of the env may have set it
+        "theanorc_env": os.environ.get("THEANORC"),
     }
 
 

@@ -3,10 +3,10 @@ and, where `theanodoctor fix` can apply it, the fix id."""
 
 from __future__ import annotations
 
-from theanodoctor import kb_cuda, kb_libs, knowledge
+from theanodoctor import kb_cuda, kb_era, kb_libs, knowledge
 from theanodoctor.resolver import cites
 from theanodoctor.resolver.model import Caveat, Reason
-from theanodoctor.resolver.space import Candidate, pygpu_source
+from theanodoctor.resolver.space import Candidate, backend_pygpu, pygpu_source
 from theanodoctor.resolver.violation import matches, vkey
 
 
@@ -59,7 +59,8 @@ def _python_rules(c: Candidate) -> list[Caveat]:
     found = []
     for rule in knowledge.compat_rules():
         if (rule.flavour == c.py.flavour and (rule.unless_flag or rule.result == "degraded")
-                and matches(rule.python, c.py.python) and (rule.numpy is None or matches(rule.numpy, c.py.numpy))):
+                and knowledge.applies(rule, c.py.theano) and matches(rule.python, c.py.python)
+                and (rule.numpy is None or matches(rule.numpy, c.py.numpy))):
             fix = "blas-ldflags" if rule.unless_flag else None
             text = rule.message.format(python=c.py.python, numpy=c.py.numpy) + " " + rule.remedy
             found.append(Caveat(fix or "degraded", Reason(text, (cites.rule(rule),)), fix))
@@ -76,13 +77,15 @@ def _driver(c: Candidate) -> list[Caveat]:
 
 
 def _pygpu(c: Candidate) -> list[Caveat]:
-    source = pygpu_source(c.py.python, c.gpu.os)
+    source = None if c.old_backend else pygpu_source(c.py.python, c.gpu.os, backend_pygpu(c.backend))
     if source is None:
         return []
     found = []
-    if source.id != "conda-forge":
+    if source.channel != "conda-forge":
         found.append(Caveat("pygpu-channel", Reason(f"{source.note}; conda-forge has none for Python {c.py.python}",
                                                     (cites.pygpu(source),))))
+    elif source.id != "conda-forge":  # an old build: say what is and is not known about it
+        found.append(Caveat("pygpu-channel", Reason(source.note, (cites.pygpu(source),))))
     elif c.py.numpy and vkey(c.py.numpy) < (1, 18):
         found.append(Caveat("pygpu-numpy", Reason(
             f"{source.note} (numpy {c.py.numpy} here); if conda reports a conflict, numpy 1.21.6 or older still works "
@@ -90,10 +93,20 @@ def _pygpu(c: Candidate) -> list[Caveat]:
     return found
 
 
+def _old_backend() -> list[Caveat]:
+    rules = kb_era.old_backend()
+    return [Caveat("old-gpu-backend", Reason(
+        f"device=gpu is the old back-end: {rules.nvcc}; {rules.float32_only}; {rules.driver_test}",
+        (cites.old_backend("nvcc", rules.nvcc_source), cites.old_backend("float32_only", rules.float32_source),
+         cites.old_backend("driver_test", rules.driver_test_source))))]
+
+
 def caveats(c: Candidate) -> tuple[Caveat, ...]:
     found = _python_rules(c)
     if c.gpu.cuda is None:
         return tuple(found)
+    if c.old_backend:
+        return tuple(found + _old_backend() + _driver(c))
     if c.gpu.os == "windows":
         dlls = _windows_dlls(c.gpu.cuda)
         found += [dlls] if dlls else []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from theanodoctor import kb_cuda, kb_libs, kb_stacks, knowledge
+from theanodoctor import kb_cuda, kb_era, kb_libs, kb_stacks, knowledge
 from theanodoctor.resolver.model import Cite
 
 P = "profiles/"
@@ -76,3 +76,15 @@ def gpu_limit(row: kb_stacks.GpuLimit) -> Cite:
 
 def stack(row: kb_stacks.Stack) -> Cite:
     return Cite(P + "stacks.yaml", f"stacks: {row.id}", row.source)
+
+
+def release(row: kb_era.Release) -> Cite:
+    return Cite(P + "theano_releases.yaml", f"releases: {row.label} ({row.date})", row.requires_source)
+
+
+def old_backend(text: str, source: str) -> Cite:
+    return Cite(P + "theano_releases.yaml", f"old_backend: {text}", source)
+
+
+def backend(row: kb_era.Backend) -> Cite:
+    return Cite(P + "theano_releases.yaml", f"backends: {row.id}", row.source)

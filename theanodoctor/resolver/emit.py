@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 
+from packaging.specifiers import SpecifierSet
+
 from theanodoctor import kb_stacks
 from theanodoctor.clikit import Failure
 from theanodoctor.resolver.model import Resolution
@@ -13,9 +15,28 @@ from theanodoctor.textfile import write_text_atomically
 
 WINDOWS_CUDA = "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v{cuda}"  # FACTS.md s5
 LINUX_CUDA = "/usr/local/cuda-{cuda}"
-NO_PYPI_PYGPU = ("pygpu {version} is not on PyPI (pip cannot install it): install it with conda "
-                 "(`conda install -c conda-forge pygpu={version}`, Python 3.7-3.10) or build libgpuarray + "
-                 "pygpu {version} from source")
+
+
+def _pygpu(res: Resolution) -> str | None:
+    """The pinned pygpu, or None (a CPU stack, or the old back-end, which does not use it)."""
+    value = res.pin("pygpu") if res.gpu else None
+    return value if value not in (None, "none") else None
+
+
+def pygpu_note(res: Resolution) -> str:
+    """What to do about pygpu, which pip cannot install: the channel this resolution found for this
+    Python (the same row its pygpu pin cites), or a source build."""
+    version = _pygpu(res)
+    if version is None:
+        return ""
+    python = res.pin("python") or ""
+    source = pygpu_source(python, _os(res), SpecifierSet(f"=={version}"))
+    head = f"pygpu {version} is not on PyPI (pip cannot install it): "
+    build = f"build libgpuarray + pygpu {version} from source (github.com/Theano/libgpuarray, tag v{version})"
+    if source is None:
+        return head + build
+    conda = f"`conda install -c {source.channel} pygpu={version}`"
+    return head + f"install it with conda ({conda}; {source.note}) or {build}"
 
 
 def _summary(res: Resolution) -> str:
@@ -34,8 +55,8 @@ def env_name(res: Resolution) -> str:
 
 def conda_env(res: Resolution, name: str | None = None) -> str:
     """environment.yml: Python, numpy, scipy (and pygpu, the compiler) from conda; Theano via pip."""
-    pygpu = res.pin("pygpu") if res.gpu else None
-    source = pygpu_source(res.pin("python") or "", _os(res)) if pygpu else None
+    pygpu = _pygpu(res)
+    source = pygpu_source(res.pin("python") or "", _os(res), SpecifierSet(f"=={pygpu}")) if pygpu else None
     channels = ["conda-forge"] + (["defaults"] if source and source.channel == "defaults" else [])
     deps = [f"python={res.pin('python')}", f"numpy={res.pin('numpy')}", f"scipy={res.pin('scipy')}", "pip"]
     if pygpu:
@@ -56,8 +77,8 @@ def pip_requirements(res: Resolution) -> str:
     """requirements.txt with exact pins; pygpu cannot come from PyPI, and the file says so."""
     lines = [f"# {_summary(res)}", f"# needs Python {res.pin('python')}: create the venv with that interpreter",
              f"numpy=={res.pin('numpy')}", f"scipy=={res.pin('scipy')}", f"{res.pin('theano')}"]
-    if res.gpu:
-        lines += ["# " + NO_PYPI_PYGPU.format(version=res.pin("pygpu"))]
+    if _pygpu(res):
+        lines += ["# " + pygpu_note(res)]
     return "\n".join(lines) + "\n"
 
 
@@ -66,7 +87,7 @@ def theanorc(res: Resolution) -> str:
     from theanodoctor.fixes.rc_text import RcText
 
     rc = RcText(f"# {_summary(res)}\n")
-    rc.set("global", "device", "cuda" if res.gpu else "cpu")
+    rc.set("global", "device", res.pin("device") or ("cuda" if res.gpu else "cpu"))
     if res.gpu:
         rc.set("global", "floatX", "float32")
         rc.set("cuda", "root", (WINDOWS_CUDA if _os(res) == "windows" else LINUX_CUDA).format(cuda=res.pin("cuda")))

@@ -38,6 +38,9 @@ def best_cudnn(cuda: str) -> kb_libs.CudnnBuild | None:
 def _cudnn_options(cuda: str, given: str | None) -> list[tuple[str | None, kb_libs.CudnnBuild | None]]:
     best = best_cudnn(cuda)
     found: list[tuple[str | None, kb_libs.CudnnBuild | None]] = [(cudnn_pin(best), best)] if best else []
+    five = kb_libs.cudnn_for_cuda(cuda, 6)  # the old back-end's (Theano <= 0.9) officially supported cuDNN 5
+    if five is not None and five is not best:
+        found.append((cudnn_pin(five), five))
     found.append((None, None))
     if given and all(given != pin for pin, _ in found):
         found.append((given, kb_libs.build_for(given)))
@@ -162,7 +165,8 @@ def gpu_side(os_name: str, cuda: str | None, cudnn: str | None, row: kb_libs.Cud
         found.append(Violation(0, True, BIT["os"] | BIT["device"], Reason(
             "the tables know CUDA drivers for Linux and Windows only (profiles/cuda_driver.yaml); "
             "on macOS the resolver offers CPU-only stacks")))
-    if cudnn and (row is None or row is not best_cudnn(cuda)):  # a cuDNN the tables lack is checked too
+    if cudnn and (row is None or row not in (best_cudnn(cuda), kb_libs.cudnn_for_cuda(cuda, 6))):
+        # a cuDNN the tables lack is checked too
         found += _cudnn_rules(cuda, cudnn, row)
     found += _gpu_rules(cuda, cons)
     if os_name != "macos" and cons.driver:

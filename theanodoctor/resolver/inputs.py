@@ -9,9 +9,12 @@ import difflib
 import re
 from typing import Any, NamedTuple
 
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+from theanodoctor import kb_era
+
 KEYS = ("os", "python", "numpy", "theano", "cuda", "cudnn", "gpu", "driver", "cpu_only", "device")
 BIT = {key: 1 << i for i, key in enumerate(KEYS)}
-THEANO_CHOICES = {"1.0.5": ("Theano", "1.0.5"), "pymc-1.1.2": ("Theano-PyMC", "1.1.2")}
 _OS_NAMES = {"windows": "windows", "win": "windows", "win32": "windows", "linux": "linux",
              "macos": "macos", "darwin": "macos", "osx": "macos"}
 
@@ -24,7 +27,7 @@ class Constraints(NamedTuple):
     os: str | None = None
     python: str | None = None     # "3.7"
     numpy: str | None = None      # "1.24.4"
-    theano: str | None = None     # "1.0.5" | "pymc-1.1.2" (None: auto)
+    theano: str | None = None     # a release key of profiles/theano_releases.yaml: "0.8.2", "pymc-1.1.2" (None: auto)
     cuda: str | None = None       # "10.2"
     cudnn: str | None = None      # "7.6.5"
     gpu: str | None = None        # as typed: "GTX 1660 SUPER" or "sm_75"
@@ -46,7 +49,8 @@ class Constraints(NamedTuple):
         return mask
 
     def flavour(self) -> tuple[str, str] | None:
-        return THEANO_CHOICES.get(self.theano or "")
+        found = kb_era.by_key(self.theano or "")
+        return (found.flavour, found.version) if found else None
 
     def label(self, key: str) -> str:
         """How an input reads in an explanation: as it was typed."""
@@ -154,17 +158,52 @@ def driver_version(value: str | None) -> str | None:
     return value.strip()
 
 
+_PYMC = re.compile(r"^(theano[-_]?pymc|pymc)\s*")
+_PLAIN = re.compile(r"^theano\b\s*")
+
+
+def _newest(flavour: str, allowed: SpecifierSet, typed: str) -> str:
+    """The newest release of ``flavour`` in ``allowed``: final releases first, pre-releases only when
+    no final one matches (the 0.10 line has only betas)."""
+    rows = [r for r in kb_era.releases() if r.flavour == flavour]
+    found = ([r for r in rows if not r.pre and allowed.contains(r.version, prereleases=False)]
+             or [r for r in rows if allowed.contains(r.version, prereleases=True)])
+    if not found:
+        known = ", ".join(r.version for r in kb_era.releases() if r.flavour == flavour)
+        raise InputError(f"--theano {typed!r}: no {flavour} release in profiles/theano_releases.yaml matches "
+                         f"(known: {known})")
+    return max(found, key=lambda r: kb_era.vkey(r.version)).key
+
+
 def theano_choice(value: str | None) -> str | None:
-    """--theano as people write it: "pymc", "Theano-PyMC==1.1.2", "theano==1.0.5" -> a THEANO_CHOICES key
-    (None: auto); InputError for anything else (another version is not in the tables)."""
+    """--theano as people write it -> a release key (None: auto). "0.8.2", "theano==0.9.0", "0.8"
+    (the newest 0.8.x), "Theano-PyMC==1.1.0", "pymc" (the newest Theano-PyMC), ">=0.9,<1.0" (the
+    newest release in the range); InputError naming the known releases for anything else."""
     if value is None or value.strip().lower() in ("", "auto"):
         return None
-    text = re.sub(r"\s|==", "-", value.strip().lower()).replace("theano-pymc", "pymc")
-    found = {"1.0.5": "1.0.5", "theano": "1.0.5", "theano-1.0.5": "1.0.5",
-             "pymc": "pymc-1.1.2", "pymc-1.1.2": "pymc-1.1.2"}.get(text)
-    if found is None:
-        raise InputError(f"--theano {value!r}: use 1.0.5, pymc-1.1.2 or auto")
-    return found
+    typed = value.strip()
+    text = typed.lower()
+    flavour = "Theano"
+    if _PYMC.match(text):
+        flavour, text = "Theano-PyMC", _PYMC.sub("", text, count=1)
+    elif _PLAIN.match(text):
+        text = _PLAIN.sub("", text, count=1)
+    text = text.lstrip("-_ ").replace(" ", "")
+    if not text:
+        return _newest(flavour, SpecifierSet(), typed)
+    if re.fullmatch(r"\d+(\.\d+)*([ab]\d+)?", text):
+        exact = next((r for r in kb_era.releases() if r.flavour == flavour and r.version == text), None)
+        if exact is not None:
+            return exact.key
+        if text.count(".") == 1:  # a line: "0.8" -> the newest 0.8.x
+            return _newest(flavour, SpecifierSet(f"=={text}.*"), typed)
+        text = "==" + text
+    try:
+        allowed = SpecifierSet(text)
+    except InvalidSpecifier:
+        raise InputError(f"--theano {typed!r}: use a release (0.8.2, 1.0.5, Theano-PyMC==1.1.2), a range "
+                         "(>=0.9,<1.0), pymc or auto") from None
+    return _newest(flavour, allowed, typed)
 
 
 def build(*, os: str | None = None, python: str | None = None, numpy: str | None = None,

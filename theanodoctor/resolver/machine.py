@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from theanodoctor import kb_cuda
+from theanodoctor import kb_cuda, kb_era
 from theanodoctor.facts import Facts, section
 from theanodoctor.kb_stacks import Stack
 
@@ -68,8 +68,7 @@ def machine_options(facts: Facts) -> dict[str, str | None]:
     Installed numpy/scipy are not constraints: the resolver pins them. No NVIDIA GPU seen: a
     CPU-only stack (``cpu_only`` set), whatever toolkits are installed."""
     have = found(facts)
-    choices = {("Theano", "1.0.5"): "1.0.5", ("Theano-PyMC", "1.1.2"): "pymc-1.1.2"}
-    theano = choices.get((have.flavour or "", have.theano or ""))
+    theano = next((r.key for r in kb_era.releases() if (r.flavour, r.version) == (have.flavour, have.theano)), None)
     common = {"os": have.os, "python": have.python, "theano": theano}
     if not have.gpu:
         return {**common, "cpu_only": "yes"}

@@ -84,7 +84,7 @@ class Resolution(NamedTuple):
         return {
             "resolved": self.resolved, "exit_code": self.exit_code,
             "constraints": self.constraints.to_dict(), "profile": self.profile, "stack": self.stack, "os": self.os,
-            "device": ("cuda" if self.gpu else "cpu") if self.resolved else None,
+            "device": (self.pin("device") or ("cuda" if self.gpu else "cpu")) if self.resolved else None,
             "pins": [p.to_dict() for p in self.pins], "caveats": [c.to_dict() for c in self.caveats],
             "conflicts": [c.to_dict() for c in self.conflicts],
         }

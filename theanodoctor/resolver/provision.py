@@ -39,6 +39,7 @@ class Plan(NamedTuple):
     steps: tuple[Step, ...]
     notes: tuple[str, ...]
     theanorc: str            # the .theanorc text, written into the new env after it exists
+    variables: tuple[tuple[str, str], ...] = ()  # set by the env's startup hook too (KERAS_BACKEND)
 
     @property
     def log(self) -> str:
@@ -128,8 +129,25 @@ def interpreter_version(python: str) -> str:
         raise Failure(f"--python {python} is not a Python that runs here: {exc}", 2) from exc
 
 
+def create_step(base: str, version: str, folder: str, force: bool) -> Step:
+    """venv, or for Python 2 (which has no venv module) the virtualenv the doctor depends on (20.21,
+    the last that creates 2.7 envs; its bundled pip 20.3.4 and setuptools 44 need no download)."""
+    clear = ("--clear",) if force else ()
+    if version.startswith("2."):
+        return Step(f"create the virtualenv {folder}", (sys.executable, "-m", "virtualenv", "--no-download",
+                                                        "-p", base, *clear, folder), QUICK_TIMEOUT * 5)
+    return Step(f"create the venv {folder}", (base, "-m", "venv", *clear, folder), QUICK_TIMEOUT * 5)
+
+
 def venv_plan(res: Resolution, python: str | None, prefix: str | None, force: bool) -> Plan:
-    wanted = res.pin("python") or ""
+    notes = (emit.pygpu_note(res) + "; without it Theano runs on the CPU",) if emit.pygpu_note(res) else ()
+    return pip_plan(res.pin("python") or "", python, prefix or emit.env_name(res), force,
+                    emit.pip_requirements(res), emit.theanorc(res), notes)
+
+
+def pip_plan(wanted: str, python: str | None, prefix: str, force: bool, requirements_text: str, theanorc: str,
+             notes: tuple[str, ...], variables: tuple[tuple[str, str], ...] = ()) -> Plan:
+    """A new env for Python ``wanted`` (venv, or virtualenv for 2.7) and `pip install -r` of the pins."""
     base = python or shutil.which(f"python{wanted}")
     if not base:
         raise Failure(f"no conda or mamba found, and no python{wanted} on PATH: give --python /path/to/python{wanted}",
@@ -137,20 +155,17 @@ def venv_plan(res: Resolution, python: str | None, prefix: str | None, force: bo
     found = interpreter_version(base)
     if found != wanted:
         raise Failure(f"{base} is Python {found}; the stack needs Python {wanted}", 2)
-    folder = os.path.abspath(prefix or emit.env_name(res))
+    folder = os.path.abspath(prefix)
     _refuse_existing(folder, force)
     workdir = _workdir(os.path.basename(folder))
     requirements = os.path.join(workdir, "requirements.txt")
     new_python = env_python(folder)
-    steps = (Step(f"create the venv {folder}", (base, "-m", "venv", *(("--clear",) if force else ()), folder),
-                  QUICK_TIMEOUT * 5),
-             Step("pip install numpy, scipy, Theano (Theano builds from its sdist)",
+    steps = (create_step(base, wanted, folder, force),
+             Step("pip install the pins (Theano and other source-only packages build from their sdists)",
                   (new_python, "-m", "pip", "install", "--disable-pip-version-check", "--no-input",
                    "-r", requirements), INSTALL_TIMEOUT))
-    notes = (emit.NO_PYPI_PYGPU.format(version=res.pin("pygpu")) + "; without it Theano runs on the CPU",) \
-        if res.gpu else ()
-    return Plan("venv", base, folder, new_python, workdir, ((requirements, emit.pip_requirements(res)),), steps,
-                notes, emit.theanorc(res))
+    return Plan("venv", base, folder, new_python, workdir, ((requirements, requirements_text),), steps,
+                notes, theanorc, variables)
 
 
 def plan(res: Resolution, method: str, python: str | None, prefix: str | None, name: str | None,

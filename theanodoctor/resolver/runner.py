@@ -14,8 +14,8 @@ from typing import Any, NamedTuple, TextIO
 from theanodoctor import proc
 from theanodoctor.clikit import Failure, note
 from theanodoctor.facts import envelope
-from theanodoctor.resolver import emit
-from theanodoctor.resolver.provision import KEEP_ALL, Plan, Step, _conda_envs, env_prefix, env_python
+from theanodoctor.resolver import emit, envhook
+from theanodoctor.resolver.provision import KEEP_ALL, Plan, Step, _conda_envs, env_python
 
 
 class Verified(NamedTuple):
@@ -33,7 +33,8 @@ def describe(plan: Plan, device: str) -> str:
     lines += [f"run: {shlex.join(step.argv)}   (timeout {step.timeout:.0f} s)" for step in plan.steps]
     python = plan.python or f"<the python of conda env {plan.target}>"
     folder = plan.target if os.path.isabs(plan.target) else f"<conda env {plan.target}>"
-    lines.append(f"write {os.path.join(folder, 'theanorc')}")
+    lines.append(f"write {os.path.join(folder, 'theanorc')} and {envhook.HOOK_NAME} in its site-packages "
+                 "(sets THEANORC to that file when unset)")
     lines.append(f"then: theanodoctor check --python {python}; theanodoctor smoke-test --python {python} "
                  f"--device {device}")
     lines += [f"note: {n}" for n in plan.notes]
@@ -97,12 +98,13 @@ def build(plan: Plan) -> str:
             _run(step, log)
         python = _new_python(plan)
         log.write(f"# new interpreter: {python}\n")
-    emit.write_new(os.path.join(env_prefix(python), "theanorc"), plan.theanorc, force=True)
+    envhook.install(python, plan.theanorc, dict(plan.variables))
     return python
 
 
-def verify(python: str, device: str, theanorc: str | None) -> Verified:
-    """`check` and `smoke-test` on the new env, through the doctor's own modules."""
+def verify(python: str, device: str) -> Verified:
+    """`check` and `smoke-test` on the new env, through the doctor's own modules, in the doctor's own
+    environment: the new env's config applies through its own startup hook, as it will for the user."""
     from theanodoctor import engine, knowledge
     from theanodoctor.gather import Pending
     from theanodoctor.report import judge as judge_checks
@@ -110,8 +112,6 @@ def verify(python: str, device: str, theanorc: str | None) -> Verified:
     from theanodoctor.smoke.runner import Options, run_smoke
 
     env = dict(os.environ)
-    if theanorc:
-        env["THEANORC"] = theanorc
     with _progress(f"check {python}"):
         pending = Pending(python, envelope(chosen=python, chosen_source="provision", candidates=[]), env=env)
         knowledge.preload()

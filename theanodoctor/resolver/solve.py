@@ -6,11 +6,12 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
-from theanodoctor import kb_cuda, kb_stacks, knowledge
+from theanodoctor import kb_cuda, kb_era, kb_stacks, knowledge
 from theanodoctor.resolver.gpu_side import driver_minimum
 from theanodoctor.resolver.inputs import BIT, KEYS, Constraints
 from theanodoctor.resolver.model import Conflict, Reason
-from theanodoctor.resolver.space import Candidate, pygpu_source
+from theanodoctor.resolver.python_side import PySide
+from theanodoctor.resolver.space import Candidate, backend_pygpu, gpu_backends, pygpu_source
 from theanodoctor.resolver.violation import OS_LABEL, vkey
 
 GPU_INPUTS = BIT["cuda"] | BIT["cudnn"] | BIT["gpu"] | BIT["driver"]
@@ -55,10 +56,42 @@ def score(candidate: Candidate, cons: Constraints) -> tuple:  # type: ignore[typ
     the newest such CUDA), else the oldest CUDA that knows it."""
     py, gpu = candidate.py, candidate.gpu
     cuda = vkey(gpu.cuda) if gpu.cuda else ()
-    return (gpu.os != (cons.os or cons.host_os), py.flavour != "Theano", _rank(candidate), py.verified is None,
+    return (gpu.os != (cons.os or cons.host_os), py.flavour != "Theano", _release_rank(py), _rank(candidate),
+            py.verified is None, not _own_pin(py), _backend_rank(candidate),
             gpu.cuda is not None and gpu.cudnn is None,
             tuple(-p for p in cuda) if gpu.cudnn else cuda,
-            gpu.cuda is not None and _channel(candidate) != "conda-forge", abs(_number(py.python) - 307))
+            gpu.cuda is not None and not _channel(candidate).startswith("conda-forge"), abs(_number(py.python) - 307))
+
+
+def _release_rank(py: PySide) -> int:
+    return _release_index(py.flavour, py.theano)
+
+
+@knowledge.derived
+def _release_index(flavour: str, theano: str) -> int:
+    """0 for the newest release of each flavour (what auto means), then older ones newest first."""
+    versions = sorted((kb_era.vkey(r.version) for r in kb_era.releases() if r.flavour == flavour), reverse=True)
+    have = kb_era.vkey(theano)
+    return versions.index(have) if have in versions else len(versions)
+
+
+def _own_pin(py: PySide) -> bool:
+    """The Python/numpy/scipy are the release's own (verified or its era pin), not borrowed."""
+    return py.verified is not None or _is_era_pin(py.flavour, py.theano, py.python, py.numpy, py.scipy)
+
+
+@knowledge.derived
+def _is_era_pin(flavour: str, theano: str, python: str, numpy: str | None, scipy: str | None) -> bool:
+    release = kb_era.release(flavour, theano)
+    return bool(release and any((p.python, p.numpy, p.scipy) == (python, numpy, scipy) for p in release.pins))
+
+
+def _backend_rank(candidate: Candidate) -> int:
+    """The old back-end first where the release has it (what code of that time expects)."""
+    if candidate.gpu.cuda is None:
+        return 0
+    order = gpu_backends(candidate.py.flavour, candidate.py.theano)
+    return order.index(candidate.backend) if candidate.backend in order else len(order)
 
 
 def _number(python: str) -> int:
@@ -67,7 +100,7 @@ def _number(python: str) -> int:
 
 
 def _channel(candidate: Candidate) -> str:
-    source = pygpu_source(candidate.py.python, candidate.gpu.os)
+    source = pygpu_source(candidate.py.python, candidate.gpu.os, backend_pygpu(candidate.backend))
     return source.id if source else ""
 
 

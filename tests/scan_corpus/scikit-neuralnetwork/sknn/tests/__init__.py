@@ -1,0 +1,1 @@
+from sknn.backend import lasagne

@@ -1,0 +1,72 @@
+"""Theano config settings: `.theanorc` files, and THEANO_FLAGS strings in code, shell scripts and
+Dockerfiles (`device=gpu,floatX=float32,lib.cnmem=0.8`)."""
+
+from __future__ import annotations
+
+import configparser
+import re
+
+from theanodoctor.scan.files import RepoFile
+from theanodoctor.scan.findings import Findings, Setting
+from theanodoctor.scan.model import Evidence, Problem, evidence
+
+# A string is read as THEANO_FLAGS only when it names one of these (a bare `a=b,c=d` is not)
+_KNOWN = re.compile(r"^(device|floatx|mode|optimizer|init_gpu_device|force_device|contexts|allow_gc|openmp|"
+                    r"base_compiledir|compiledir|warn_float64|exception_verbosity|cxx|"
+                    r"(lib|nvcc|gpuarray|dnn|cuda|blas|pycuda|cublas)\.[\w.]+)$")
+_ITEM = re.compile(r"^[A-Za-z_][\w.]*=[^=]*$")
+_IN_SHELL = re.compile(r"THEANO_FLAGS\s*[=:]?\s*[\"']?([^\"'\s]+)")
+_KERAS_BACKEND = re.compile(r"KERAS_BACKEND\s*[=:]\s*[\"']?(theano|tensorflow|cntk)\b")
+
+
+def read_flag_string(value: str, where: Evidence, out: Findings) -> None:
+    """A string from code: `THEANO_FLAGS=...` or the bare flags."""
+    value = value.strip()
+    if value.startswith("THEANO_FLAGS"):
+        match = _IN_SHELL.match(value)
+        value = match.group(1) if match else ""
+    items = [i.strip() for i in value.split(",") if i.strip()]
+    if not items or not all(_ITEM.match(i) for i in items):
+        return
+    pairs = [i.split("=", 1) for i in items]
+    if not any(_KNOWN.match(k.lower()) for k, _ in pairs):
+        return
+    out.settings.extend(Setting(k.lower(), v, where) for k, v in pairs)
+
+
+def read_script(file: RepoFile, text: str, out: Findings) -> None:
+    """Shell scripts, Makefiles, Dockerfile ENV lines: `THEANO_FLAGS=...` and `KERAS_BACKEND=...`."""
+    for number, line in enumerate(text.splitlines(), 1):
+        if "THEANO_FLAGS" in line:
+            match = _IN_SHELL.search(line)
+            if match:
+                read_flag_string(match.group(1), evidence(file.rel, number, line), out)
+        backend = _KERAS_BACKEND.search(line)
+        if backend:
+            out.keras_backend.append((backend.group(1), evidence(file.rel, number, line)))
+
+
+def read_theanorc(file: RepoFile, text: str, out: Findings) -> None:
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read_string(text)
+    except configparser.Error as exc:
+        out.problems.append(Problem(file.rel, f"not a valid .theanorc ({exc.__class__.__name__}): "
+                                              "Theano itself would refuse it at import"))
+        return
+    lines = text.splitlines()
+    for section in parser.sections():
+        for option, value in parser.items(section):
+            key = option if section == "global" else f"{section}.{option}"
+            out.settings.append(Setting(key.lower(), value.strip(), _where(file.rel, lines, section, option)))
+
+
+def _where(rel: str, lines: list[str], section: str, option: str) -> Evidence:
+    inside = False
+    for number, line in enumerate(lines, 1):
+        stripped = line.strip()
+        if stripped.startswith("["):
+            inside = stripped.strip("[]").strip() == section
+        elif inside and re.match(rf"{re.escape(option)}\s*[=:]", stripped, re.I):
+            return evidence(rel, number, line)
+    return evidence(rel, 1, f"[{section}] {option}")
