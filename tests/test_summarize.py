@@ -51,9 +51,12 @@ def test_summarize_a_folder(reports: Path) -> None:
     run = doctor("summarize", str(reports), "--format", "json")
     assert run.code == 1, run.err  # some machines are broken
     doc = run.json()
-    names = [m["name"] for m in doc["machines"]]
+    names = [m["name"] for m in doc["machines"] if m["kind"] != "unusable"]
     assert len(names) == len(REAL) + len(GPU) + 2 and len(set(names)) == len(names)
     by_file = {Path(m["file"]).name: m for m in doc["machines"]}
+    # a file that cannot be used is a row of its own that fails the run, never only a footnote
+    assert by_file["broken.json"]["kind"] == "unusable" and by_file["broken.json"]["exit_code"] == 1
+    assert by_file["broken.json"]["verdict"].startswith("not JSON") and doc["without_report"] == 5
     assert by_file["healthy37.json"]["verdict"] == "CPU only"
     assert by_file["healthy37.json"]["facts"]["numpy"] == "1.16.6"
     assert by_file["numpy124.json"]["verdict"] == "Broken: 2 errors"
@@ -65,15 +68,17 @@ def test_summarize_a_folder(reports: Path) -> None:
     assert by_file["healthy37.json"]["name"] == "healthy37"  # redacted: the file names it
     assert by_file["gpu-node-11"]["kind"] == "check" and by_file["rtx3090-check.json"]["kind"] == "check"
     assert {"Python", "Theano", "numpy", "NVIDIA driver", "GPUs", "CUDA toolkit", "OS"} <= set(doc["differing"])
-    groups = {(g["check"], g["status"]): g for g in doc["failures"]}
-    numpy_bool = groups[("theano-import", "error")]
+    groups = {g["cause_id"] or g["checks"][0]: g for g in doc["failures"]}
+    numpy_bool = groups["numpy-bool-alias"]  # one root cause, seen by two checks, counted once
     assert numpy_bool["machines"] == ["numpy124"] and "np.bool" in numpy_bool["cause"]
-    # one group per cause: CUDA 10.2 and CUDA 12.0 need different drivers
-    drivers = [g for g in doc["failures"] if g["check"] == "driver-min-version"]
-    assert sorted(m for g in drivers for m in g["machines"]) == sorted(
+    assert set(numpy_bool["checks"]) == {"theano-import", "python-stack"}
+    assert numpy_bool["versions"]["numpy"] == {"1.24.4": 1}
+    # a driver too old for its CUDA is one cause, whichever CUDA; the versions are listed inside
+    drivers = groups["driver-too-old"]
+    assert sorted(drivers["machines"]) == sorted(
         by_file[f"{n}.json"]["name"] for n in ("linux_driver_too_old_cuda102", "linux_k80_cuda120"))
-    assert len({g["cause"] for g in drivers}) == 2
-    pygpu = groups[("theano-device", "error")]
+    assert set(drivers["versions"]["CUDA toolkit"]) == {"10.2", "12.0"}
+    pygpu = groups["theano-device"]
     assert len(pygpu["machines"]) == 2  # the same cause on both RTX 3090 documents
     unreadable = {Path(p["path"]).name: p["reason"] for p in doc["unreadable"]}
     assert set(unreadable) == {"broken.json", "envs.json", "error.json", "list.json", "old.json"}
@@ -87,8 +92,10 @@ def test_text_and_markdown(reports: Path) -> None:
     assert text.code == 1 and "Traceback" not in text.err
     header = text.out.splitlines()[2]
     assert header.startswith("machine") and "numpy *" in header and "checks" in header
-    assert "Failures by cause:" in text.out and "[error] theano-import on 1 machine(s): numpy124" in text.out
-    assert "broken.json: not JSON" in text.out
+    assert "Failures by cause:" in text.out
+    assert "[error] numpy-bool-alias (seen by python-stack, theano-import) on 1 machine(s): numpy124" in text.out
+    broken = next(line for line in text.out.splitlines() if line.startswith("broken "))
+    assert "not JSON" in broken and broken.split()[-1] == "1"  # its row, with its reason and exit code
     markdown = doctor("summarize", str(reports), "--format", "markdown")
     assert markdown.code == 1
     lines = markdown.out.splitlines()
@@ -130,7 +137,7 @@ def test_nothing_usable_is_a_usage_error(tmp_path: Path) -> None:
     run = doctor("summarize", str(tmp_path), str(tmp_path / "missing.json"), "--format", "json")
     assert run.code == 2
     doc = run.json()
-    assert doc["exit_code"] == 2 and doc["machines"] == []
+    assert doc["exit_code"] == 2 and {m["kind"] for m in doc["machines"]} == {"unusable"}
     assert {Path(p["path"]).name for p in doc["unreadable"]} == {"a.json", "missing.json"}
     assert "cannot read" in doc["unreadable"][-1]["reason"]
     assert doctor("summarize").code == 2

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from theanodoctor.facts import SECTIONS, Facts, SnapshotError
 
 MAX_BYTES = 50_000_000  # a snapshot is a few hundred KB; anything this big is something else
+STDERR_SUFFIXES = (".err", ".stderr")  # where the collecting job put the command's stderr
 
 
 class Document(NamedTuple):
@@ -20,6 +21,7 @@ class Document(NamedTuple):
     kind: str  # snapshot, check, preflight
     facts: Facts
     smoke: dict[str, Any] | None  # the smoke result a check --smoke / preflight document carried
+    own_exit: int | None = None  # a preflight document's own exit code (its verdict on that machine)
 
 
 class Problem(NamedTuple):
@@ -43,12 +45,40 @@ def expand(paths: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+class _Empty(Exception):
+    pass
+
+
 def _read(path: str) -> Any:
     with open(path, "rb") as fh:
         raw = fh.read(MAX_BYTES + 1)
     if len(raw) > MAX_BYTES:
         raise ValueError(f"larger than {MAX_BYTES // 1_000_000} MB: not a snapshot")
+    if not raw.strip():
+        raise _Empty
     return json.loads(raw.decode("utf-8-sig"))
+
+
+def stderr_line(path: str) -> str | None:
+    """The last line the command wrote to stderr, when the job kept it beside the report
+    (``host.json`` + ``host.err``): why a report is empty is usually there."""
+    stem = os.path.splitext(path)[0]
+    for suffix in STDERR_SUFFIXES:
+        try:
+            with open(stem + suffix, "rb") as fh:
+                fh.seek(max(0, os.fstat(fh.fileno()).st_size - 4096))
+                lines = [line.strip() for line in fh.read().decode("utf-8", "replace").splitlines() if line.strip()]
+        except OSError:
+            continue
+        if lines:
+            return lines[-1][:300]
+    return None
+
+
+def _empty(path: str) -> Problem:
+    said = stderr_line(path)
+    return Problem(path, "empty: the command on the machine wrote no report"
+                   + (f"; its stderr ends with: {said}" if said else ""))
 
 
 def _kind(data: dict[str, Any]) -> str:
@@ -60,6 +90,8 @@ def _kind(data: dict[str, Any]) -> str:
 def load(path: str) -> Document | Problem:
     try:
         data = _read(path)
+    except _Empty:
+        return _empty(path)
     except OSError as exc:
         return Problem(path, f"cannot read: {exc.strerror or exc}")
     except (UnicodeDecodeError, ValueError) as exc:
@@ -86,13 +118,12 @@ def load(path: str) -> Document | Problem:
     skipped = data["preflight"].get("smoke_skipped") if isinstance(data.get("preflight"), dict) else None
     if smoke is None and skipped:
         smoke = {"verdict": f"skipped: {skipped}", "exit_code": None}
-    return Document(path, _kind(data), facts, smoke)
+    kind = _kind(data)
+    own = data.get("exit_code") if kind == "preflight" and isinstance(data.get("exit_code"), int) else None
+    return Document(path, kind, facts, smoke, own)
 
 
-def load_all(paths: Iterable[str]) -> tuple[list[Document], list[Problem]]:
-    documents: list[Document] = []
-    problems: list[Problem] = []
+def load_each(paths: Iterable[str]) -> Iterator[Document | Problem]:
+    """One document at a time, so a fleet of any size is read in the memory of one report."""
     for path in expand(paths):
-        found = load(path)
-        (documents if isinstance(found, Document) else problems).append(found)  # type: ignore[arg-type]
-    return documents, problems
+        yield load(path)
