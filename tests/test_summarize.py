@@ -150,3 +150,81 @@ def test_load_never_raises(tmp_path: Path) -> None:
         found = load(str(path))
         assert hasattr(found, "reason"), content
     assert hasattr(load(str(tmp_path)), "reason")  # a folder given as a file
+
+
+def test_dead_machines_are_rows_that_fail_the_run(reports: Path, tmp_path: Path) -> None:
+    """1 healthy host and 2 dead ones: an empty report (its stderr kept beside it) and a host that
+    sent nothing. Each dead one is a row with its reason, and the run fails."""
+    hosts = tmp_path / "hosts"
+    hosts.write_text("node[01-03]\n")
+    tmp_path = tmp_path / "reports"
+    tmp_path.mkdir()
+    shutil.copy(reports / "healthy37.json", tmp_path / "node01.json")
+    (tmp_path / "node02.json").write_text("")
+    (tmp_path / "node02.err").write_text("starting\nsh: 1: theanodoctor: not found\n")
+    run = doctor("summarize", str(tmp_path), "--expect", str(hosts), "--format", "json")
+    assert run.code == 1, run.err
+    doc = run.json()
+    rows = {m["name"]: m for m in doc["machines"]}
+    assert set(rows) == {"node01", "node02", "node03"} and doc["expected"] == 3 and doc["without_report"] == 2
+    assert rows["node01"]["exit_code"] == 0 and rows["node01"]["kind"] == "snapshot"
+    assert rows["node02"]["kind"] == "unusable" and "theanodoctor: not found" in rows["node02"]["verdict"]
+    assert rows["node03"]["kind"] == "missing" and rows["node03"]["file"] is None
+    text = doctor("summarize", str(tmp_path), "--expect", "node[01-03]")
+    assert text.code == 1 and text.out.startswith("3 machines (3 expected): 2 without a usable report, 0 with")
+    assert doctor("summarize", str(tmp_path / "node01.json"), "--expect", "node01").code == 0
+    assert doctor("summarize", "--expect", "node[01-02]").code == 1  # nothing arrived at all
+    assert doctor("summarize", str(tmp_path), "--expect", str(tmp_path / "nope" / "hosts")).code == 2
+
+
+def test_strict_and_require_gpu_are_preflight_rules() -> None:
+    ready = [str(SNAPSHOTS / f"{n}.json") for n in ("windows_cuda102_ready", "linux_gtx1080ti_cuda102_ready")]
+    assert doctor("summarize", *ready).code == 0
+    strict = doctor("summarize", *ready, "--strict", "--format", "json").json()
+    assert strict["exit_code"] == 1  # the GTX 1080 Ti machine has warnings
+    assert {m["name"]: m["exit_code"] for m in strict["machines"]} == {
+        "LAB-PC-07": 0, "gpu-node-03": 1}
+    cpu = str(SNAPSHOTS / "windows_mingw32_python64.json")
+    assert doctor("summarize", ready[0], "--require-gpu").code == 0
+    gpu = doctor("summarize", ready[0], cpu, "--require-gpu", "--format", "json").json()
+    assert gpu["machines"][1]["checks"]["nvidia-driver"] == "error"
+
+
+def test_one_root_cause_is_one_group_counted_once(reports: Path, tmp_path: Path) -> None:
+    """numpy 1.24.4 and 1.24.3 machines: one numpy-bool-alias group (not one per patch version,
+    not one per check), each machine once, the versions listed inside."""
+    for name, version in (("a", "1.24.4"), ("b", "1.24.3"), ("c", "1.24.4")):
+        data = json.loads((reports / "numpy124.json").read_text())
+        dists = data["target"]["stages"]["distributions"]
+        dists["versions"]["numpy"] = version
+        dists["packages"].get("numpy", {})["version"] = version
+        (tmp_path / f"{name}.json").write_text(json.dumps(data))
+    doc = doctor("summarize", str(tmp_path), "--format", "json").json()
+    [group] = [g for g in doc["failures"] if g["status"] == "error"]
+    assert group["cause_id"] == "numpy-bool-alias" and group["machines"] == ["a", "b", "c"]
+    assert group["versions"]["numpy"] == {"1.24.3": 1, "1.24.4": 2}
+    collapsed = doctor("summarize", str(tmp_path), "--by-config", "--format", "json").json()
+    assert [m.get("machines") for m in collapsed["machines"]] == [["a", "c"], None]
+    assert collapsed["exit_code"] == 1
+
+
+def test_problems_only_and_by_config_text(reports: Path) -> None:
+    run = doctor("summarize", str(reports / "healthy37.json"), str(reports / "numpy124.json"),
+                 str(reports / "py27.json"), "--problems-only", "--format", "json")
+    assert run.code == 1 and [m["name"] for m in run.json()["machines"]] == ["numpy124"]
+    text = doctor("summarize", str(reports / "healthy37.json"), str(reports / "healthy37.json"), "--by-config")
+    assert text.code == 0
+
+
+def test_theano_settings_are_compared(legacy_python: Callable[[str], str], tmp_path: Path) -> None:
+    python = legacy_python("healthy37")
+    env = {"HOME": str(tmp_path), "USERPROFILE": str(tmp_path)}
+    for name, flags in (("plain", ""), ("tuned", "floatX=float32,blas.ldflags=,optimizer=fast_compile")):
+        run = doctor("report", "--format", "json", "--python", python, env={**env, "THEANO_FLAGS": flags})
+        (tmp_path / f"{name}.json").write_text(run.out)
+    doc = doctor("summarize", str(tmp_path), "--format", "json").json()
+    assert {"Theano floatX", "Theano settings"} <= set(doc["differing"])
+    facts = {m["name"]: m["facts"] for m in doc["machines"]}
+    assert facts["plain"]["Theano floatX"] == "float64" and facts["tuned"]["Theano floatX"] == "float32"
+    assert facts["tuned"]["Theano settings"] == "blas.ldflags=, optimizer=fast_compile"
+    assert facts["plain"]["Theano settings"] == "none"
