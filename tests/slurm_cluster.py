@@ -18,7 +18,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 DAEMONS = ("munged", "slurmctld", "slurmd")
-NODE = "localhost"
+# The node is named like the machine: srun's %N and `hostname -s` give the host's short name.
+NODE = socket.gethostname().split(".")[0]
 START_DEADLINE_S = 120.0
 
 CONFIG = """\
