@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from theanodoctor.clikit import Failure, emit, json_doc, note
+from theanodoctor.clikit import Failure, emit, note
 
 SUMMARIZE_HELP = """\b
 Collect one JSON document per machine with what you already run (examples/ci/ has each one
@@ -72,7 +72,11 @@ def summarize(paths: tuple[str, ...], fmt: str, expect: tuple[str, ...], expect_
     shown = table.by_config(fleet) if by_config else fleet
     shown = table.problems_only(shown) if problems_only else shown
     if fmt == "json":
-        emit(json_doc({**table.to_dict(shown), "exit_code": exit_code}))
+        from theanodoctor.facts import SCHEMA_VERSION
+
+        for chunk in table.json_chunks(shown, {"schema_version": SCHEMA_VERSION, "exit_code": exit_code}):
+            sys.stdout.write(chunk)
+        sys.stdout.flush()
     elif fmt == "markdown":
         from theanodoctor.fleet.render import render_markdown
 

@@ -13,16 +13,15 @@ read, so memory stays flat however large the fleet is.
 from __future__ import annotations
 
 import os
-import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from theanodoctor.engine import Check, Options
 from theanodoctor.fleet.causes import FailureGroup, Grouper
-from theanodoctor.fleet.config_sources import theano_settings
-from theanodoctor.fleet.keyfacts import key_facts, machine_name
+from theanodoctor.fleet.judged import Judge
+from theanodoctor.fleet.keyfacts import machine_name
 from theanodoctor.fleet.load import Document, Problem
-from theanodoctor.report import EXIT_BLOCKING, EXIT_USAGE, gate_exit, judge
+from theanodoctor.report import EXIT_BLOCKING, EXIT_USAGE, gate_exit
 
 MISSING = "missing"
 UNUSABLE = "unusable"
@@ -77,16 +76,6 @@ class _Seen(NamedTuple):
     path: str
 
 
-def fleet_facts(facts: Any) -> list[tuple[str, str]]:
-    """The key facts and the effective Theano settings, as compared between machines."""
-    return [(k.label, k.value) for k in key_facts(facts)] + theano_settings(facts)
-
-
-def _shared(cache: dict[Any, Any], value: Any) -> Any:
-    """One object for equal values: identical machines share their rows' tuples and strings."""
-    return cache.setdefault(value, value)
-
-
 def _exit(doc: Document, checks_exit: int) -> int:
     smoke_exit = doc.smoke.get("exit_code") if doc.smoke else None
     code = gate_exit(checks_exit, smoke_exit if isinstance(smoke_exit, int) else None,
@@ -130,8 +119,8 @@ def _with_expected(machines: list[Machine], hosts: list[str | None], expected: S
 
 def merge(found: Iterable[Document | Problem], checks: Sequence[Check], options: Options | None = None,
           strict: bool = False, expected: Sequence[str] = ()) -> Fleet:
-    options = options or Options()
-    cache: dict[Any, Any] = {}
+    judge = Judge(checks, options or Options())
+    smokes: dict[Any, Any] = {}  # one object for equal smoke results
     grouper = Grouper()
     rows: list[Machine] = []
     seen: list[_Seen] = []
@@ -143,16 +132,13 @@ def merge(found: Iterable[Document | Problem], checks: Sequence[Check], options:
             rows.append(Machine("", item.path, UNUSABLE, (), item.reason, EXIT_BLOCKING, (), None))
             seen.append(_Seen(None, item.path))
             continue
-        report = judge(item.facts, checks, options)
-        pairs = fleet_facts(item.facts)
-        columns = columns or tuple(label for label, _ in pairs)
-        values = _shared(cache, tuple(sys.intern(v) for _, v in pairs))
-        grouper.add(len(rows), report.results, item.smoke, dict(zip(columns, values)))
+        judged = judge(item.facts)
+        columns = columns or judged.columns
+        grouper.add(len(rows), judged.results, item.smoke, dict(zip(judged.columns, judged.values)))
         smoke = (str(item.smoke.get("verdict")), item.smoke.get("exit_code")) if item.smoke else None
-        rows.append(Machine("", item.path, item.kind, values, sys.intern(report.verdict),
-                            _exit(item, report.exit_code(strict)),
-                            _shared(cache, tuple(sys.intern(r.status) for r in report.results)),
-                            _shared(cache, smoke)))
+        rows.append(Machine("", item.path, item.kind, judged.values, judged.verdict,
+                            _exit(item, judged.strict_exit if strict else judged.checks_exit), judged.statuses,
+                            smokes.setdefault(smoke, smoke)))
         seen.append(_Seen(machine_name(item.facts), item.path))
     names = _names(seen)
     rows = [m._replace(name=name) for m, name in zip(rows, names)]
@@ -178,14 +164,17 @@ def problems_only(fleet: Fleet) -> Fleet:
     return fleet._replace(machines=tuple(m for m in fleet.machines if m.exit_code))
 
 
+def _machine(fleet: Fleet, m: Machine) -> dict[str, Any]:
+    return {"name": m.name, "file": m.path or None, "kind": m.kind, "facts": fleet.facts(m), "verdict": m.verdict,
+            "exit_code": m.exit_code, "checks": dict(zip(fleet.check_ids, m.statuses)),
+            "smoke": {"verdict": m.smoke[0], "exit_code": m.smoke[1]} if m.smoke else None,
+            **({"machines": list(m.members)} if m.members else {})}
+
+
 def to_dict(fleet: Fleet) -> dict[str, Any]:
+    """Everything but the machines (``json_chunks`` writes those one at a time)."""
     reported = fleet.reported
     return {
-        "machines": [{"name": m.name, "file": m.path or None, "kind": m.kind, "facts": fleet.facts(m),
-                      "verdict": m.verdict, "exit_code": m.exit_code,
-                      "checks": dict(zip(fleet.check_ids, m.statuses)),
-                      "smoke": {"verdict": m.smoke[0], "exit_code": m.smoke[1]} if m.smoke else None,
-                      **({"machines": list(m.members)} if m.members else {})} for m in fleet.machines],
         "expected": fleet.expected,
         "without_report": sum(len(m.members) or 1 for m in fleet.machines if not m.reported),
         "differing": list(fleet.differing),
@@ -194,3 +183,16 @@ def to_dict(fleet: Fleet) -> dict[str, Any]:
         "failures": [g._asdict() for g in fleet.groups],
         "unreadable": [p._asdict() for p in fleet.problems],
     }
+
+
+def json_chunks(fleet: Fleet, head: dict[str, Any]) -> Iterator[str]:
+    """The fleet's JSON document in pieces, a machine at a time: a large fleet's document is never
+    held in memory whole. ``head`` comes first (schema_version, exit_code)."""
+    import json
+
+    yield json.dumps(head, indent=2)[:-2] + ',\n  "machines": ['
+    for i, machine in enumerate(fleet.machines):
+        text = json.dumps(_machine(fleet, machine), indent=2, default=str).replace("\n", "\n    ")
+        yield ("," if i else "") + "\n    " + text
+    rest = json.dumps(to_dict(fleet), indent=2, default=str)
+    yield ("\n  ]," if fleet.machines else "],") + rest[1:] + "\n"
