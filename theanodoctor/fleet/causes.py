@@ -37,15 +37,27 @@ class FailureGroup(NamedTuple):
     versions: dict[str, dict[str, int]]  # fact -> value -> machines, for the facts the cause names
 
 
-class _Group:
-    __slots__ = ("cause_id", "checks", "statuses", "cause", "remedy", "example", "members", "versions")
+class Contribution(NamedTuple):
+    """What one check result adds to the groups (worked out once per configuration)."""
 
-    def __init__(self, cause_id: str | None, cause: str, remedy: str, example: str) -> None:
-        self.cause_id, self.cause, self.remedy, self.example = cause_id, cause, remedy, example
+    key: tuple[str, ...]
+    check: str
+    status: str
+    cause_id: str | None
+    cause: str
+    remedy: str
+    example: str
+
+
+class _Group:
+    __slots__ = ("first", "checks", "statuses", "members", "values")
+
+    def __init__(self, first: Contribution) -> None:
+        self.first = first
         self.checks: dict[str, None] = {}
         self.statuses: set[str] = set()
         self.members: list[int] = []
-        self.versions: dict[str, Counter[str]] = {}
+        self.values: Counter[tuple[str, ...]] = Counter()  # the machines' compared facts
 
 
 @lru_cache(maxsize=4096)
@@ -60,56 +72,72 @@ def _known_cause(text: str) -> tuple[str, str, str] | None:
     return found.id, found.cause, found.remedy
 
 
+def contributions(results: Sequence[Result]) -> tuple[Contribution, ...]:
+    found = []
+    for result in results:
+        if result.status not in PROBLEM_STATUSES:
+            continue
+        out = result.outcome
+        known = _known_cause(f"{out.message}\n{out.cause}")
+        if known is not None:
+            found.append(Contribution(("cause", known[0]), result.id, result.status, *known, out.message))
+        else:
+            text = out.cause or out.message
+            key = ("check", result.id, result.status, _PATCH.sub(r"\1.x", text))
+            found.append(Contribution(key, result.id, result.status, None, text, out.remedy, out.message))
+    return tuple(found)
+
+
+def _smoke(smoke: dict[str, Any]) -> Contribution:
+    found = smoke.get("diagnosis")
+    diagnosis: dict[str, Any] = found if isinstance(found, dict) else {}
+    verdict = str(smoke.get("verdict"))
+    cause_id = diagnosis.get("id")
+    cause = str(diagnosis.get("cause") or verdict)
+    key = ("cause", cause_id) if cause_id else ("check", "smoke-test", cause)
+    return Contribution(key, "smoke-test", "failed", cause_id, cause, diagnosis.get("remedy") or "", verdict)
+
+
 class Grouper:
     """Fed one machine at a time; keeps only the groups and the machines' row numbers."""
 
-    def __init__(self) -> None:
+    def __init__(self, columns: Sequence[str] = ()) -> None:
         self._groups: dict[tuple[str, ...], _Group] = {}
+        self.columns = tuple(columns)
 
-    def _add(self, key: tuple[str, ...], row: int, check: str, status: str, values: dict[str, str],
-             make: Any) -> None:
-        group = self._groups.get(key)
-        if group is None:
-            group = self._groups[key] = make()
-        group.checks[check] = None
-        group.statuses.add(status)
-        if group.members and group.members[-1] == row:
-            return  # this machine is already counted for this cause
-        group.members.append(row)
-        for fact in VERSION_FACTS:
-            group.versions.setdefault(fact, Counter())[values.get(fact, "?")] += 1
-
-    def add(self, row: int, results: Sequence[Result], smoke: dict[str, Any] | None, values: dict[str, str]) -> None:
-        for result in results:
-            if result.status not in PROBLEM_STATUSES:
-                continue
-            out = result.outcome
-            known = _known_cause(f"{out.message}\n{out.cause}")
-            if known is not None:
-                key: tuple[str, ...] = ("cause", known[0])
-                self._add(key, row, result.id, result.status, values,
-                          lambda k=known, o=out: _Group(k[0], k[1], k[2], o.message))
-            else:
-                text = out.cause or out.message
-                key = ("check", result.id, result.status, _PATCH.sub(r"\1.x", text))
-                self._add(key, row, result.id, result.status, values,
-                          lambda t=text, o=out: _Group(None, t, o.remedy, o.message))
+    def add(self, row: int, found: Sequence[Contribution], smoke: dict[str, Any] | None,
+            values: tuple[str, ...]) -> None:
         if smoke and smoke.get("exit_code"):
-            diagnosis = smoke.get("diagnosis") if isinstance(smoke.get("diagnosis"), dict) else {}
-            verdict = str(smoke.get("verdict"))
-            cause_id = diagnosis.get("id")
-            key = ("cause", cause_id) if cause_id else ("check", "smoke-test", str(diagnosis.get("cause") or verdict))
-            self._add(key, row, "smoke-test", "failed", values,
-                      lambda: _Group(cause_id, str(diagnosis.get("cause") or verdict), diagnosis.get("remedy") or "",
-                                     verdict))
+            found = (*found, _smoke(smoke))
+        for item in found:
+            group = self._groups.get(item.key)
+            if group is None:
+                group = self._groups[item.key] = _Group(item)
+            group.checks[item.check] = None
+            group.statuses.add(item.status)
+            if group.members and group.members[-1] == row:
+                continue  # this machine is already counted for this cause
+            group.members.append(row)
+            group.values[values] += 1
+
+    def _versions(self, group: _Group) -> dict[str, dict[str, int]]:
+        versions: dict[str, dict[str, int]] = {}
+        for fact, word in VERSION_FACTS.items():
+            if fact not in self.columns or not re.search(rf"\b{word}(?![\w+])", group.first.example, re.I):
+                continue
+            counts: Counter[str] = Counter()
+            index = self.columns.index(fact)
+            for values, n in group.values.items():
+                counts[values[index]] += n
+            if set(counts) != {"?"}:
+                versions[fact] = dict(sorted(counts.items()))
+        return versions
 
     def groups(self, names: Sequence[str]) -> tuple[FailureGroup, ...]:
         found = []
         for group in self._groups.values():
-            versions = {fact: dict(sorted(counts.items())) for fact, counts in group.versions.items()
-                        if re.search(rf"\b{VERSION_FACTS[fact]}(?![\w+])", group.example, re.I)
-                        and set(counts) != {"?"}}
+            first = group.first
             status = min(group.statuses, key=lambda s: ORDER.get(s, 9))
-            found.append(FailureGroup(group.cause_id, tuple(group.checks), status, group.cause, group.remedy,
-                                      tuple(names[i] for i in group.members), group.example, versions))
+            found.append(FailureGroup(first.cause_id, tuple(group.checks), status, first.cause, first.remedy,
+                                      tuple(names[i] for i in group.members), first.example, self._versions(group)))
         return tuple(sorted(found, key=lambda g: (ORDER.get(g.status, 9), -len(g.machines), g.checks)))

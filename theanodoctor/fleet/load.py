@@ -4,8 +4,10 @@ reason, never an exception."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -22,11 +24,25 @@ class Document(NamedTuple):
     facts: Facts
     smoke: dict[str, Any] | None  # the smoke result a check --smoke / preflight document carried
     own_exit: int | None = None  # a preflight document's own exit code (its verdict on that machine)
+    config: bytes = b""  # identical machines' documents have the same (see configuration)
 
 
 class Problem(NamedTuple):
     path: str
     reason: str
+
+
+# "key": value pairs that differ between identical machines and that no judgment in the fleet view
+# reads: the host name (no check reads it; where it shows inside a path, such as a compiledir
+# name, that path still differs), when the snapshot was made, and the probes' timings (the only
+# check that reads one puts it in the message of a passing check, which a fleet view never shows).
+_UNCOMPARED = re.compile(rb'"(?:elapsed_s|duration_s|hostname|created)"\s*:\s*(?:"(?:[^"\\]|\\.)*"|[-+0-9.eE]+|null)')
+
+
+def configuration(raw: bytes) -> bytes:
+    """A digest of the document without what differs between identical machines: machines with
+    the same digest are judged once (the checks are pure functions of the facts)."""
+    return hashlib.blake2b(_UNCOMPARED.sub(b"", raw), digest_size=16).digest()
 
 
 def _wanted(path: Path) -> bool:
@@ -49,14 +65,14 @@ class _Empty(Exception):
     pass
 
 
-def _read(path: str) -> Any:
+def _read(path: str) -> tuple[Any, bytes]:
     with open(path, "rb") as fh:
-        raw = fh.read(MAX_BYTES + 1)
-    if len(raw) > MAX_BYTES:
-        raise ValueError(f"larger than {MAX_BYTES // 1_000_000} MB: not a snapshot")
+        if os.fstat(fh.fileno()).st_size > MAX_BYTES:  # read() of a huge size costs a huge buffer
+            raise ValueError(f"larger than {MAX_BYTES // 1_000_000} MB: not a snapshot")
+        raw = fh.read()
     if not raw.strip():
         raise _Empty
-    return json.loads(raw.decode("utf-8-sig"))
+    return json.loads(raw.decode("utf-8-sig")), raw
 
 
 def stderr_line(path: str) -> str | None:
@@ -89,7 +105,7 @@ def _kind(data: dict[str, Any]) -> str:
 
 def load(path: str) -> Document | Problem:
     try:
-        data = _read(path)
+        data, raw = _read(path)
     except _Empty:
         return _empty(path)
     except OSError as exc:
@@ -120,7 +136,7 @@ def load(path: str) -> Document | Problem:
         smoke = {"verdict": f"skipped: {skipped}", "exit_code": None}
     kind = _kind(data)
     own = data.get("exit_code") if kind == "preflight" and isinstance(data.get("exit_code"), int) else None
-    return Document(path, kind, facts, smoke, own)
+    return Document(path, kind, facts, smoke, own, configuration(raw))
 
 
 def load_each(paths: Iterable[str]) -> Iterator[Document | Problem]:

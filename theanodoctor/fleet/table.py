@@ -121,7 +121,7 @@ def merge(found: Iterable[Document | Problem], checks: Sequence[Check], options:
           strict: bool = False, expected: Sequence[str] = ()) -> Fleet:
     judge = Judge(checks, options or Options())
     smokes: dict[Any, Any] = {}  # one object for equal smoke results
-    grouper = Grouper()
+    grouper: Grouper | None = None
     rows: list[Machine] = []
     seen: list[_Seen] = []
     problems: list[Problem] = []
@@ -132,9 +132,10 @@ def merge(found: Iterable[Document | Problem], checks: Sequence[Check], options:
             rows.append(Machine("", item.path, UNUSABLE, (), item.reason, EXIT_BLOCKING, (), None))
             seen.append(_Seen(None, item.path))
             continue
-        judged = judge(item.facts)
-        columns = columns or judged.columns
-        grouper.add(len(rows), judged.results, item.smoke, dict(zip(judged.columns, judged.values)))
+        judged = judge(item.facts, item.config)
+        if grouper is None:
+            columns, grouper = judged.columns, Grouper(judged.columns)
+        grouper.add(len(rows), judged.causes, item.smoke, judged.values)
         smoke = (str(item.smoke.get("verdict")), item.smoke.get("exit_code")) if item.smoke else None
         rows.append(Machine("", item.path, item.kind, judged.values, judged.verdict,
                             _exit(item, judged.strict_exit if strict else judged.checks_exit), judged.statuses,
@@ -145,7 +146,8 @@ def merge(found: Iterable[Document | Problem], checks: Sequence[Check], options:
     rows = _with_expected(rows, [s.host for s in seen], expected)
     reported = [m for m in rows if m.reported]
     differing = tuple(c for i, c in enumerate(columns) if len({m.values[i] for m in reported}) > 1)
-    return Fleet(tuple(rows), columns, tuple(c.id for c in checks), differing, grouper.groups(names),
+    groups = grouper.groups(names) if grouper else ()
+    return Fleet(tuple(rows), columns, tuple(c.id for c in checks), differing, groups,
                  tuple(problems), len(set(expected)))
 
 
@@ -191,8 +193,7 @@ def json_chunks(fleet: Fleet, head: dict[str, Any]) -> Iterator[str]:
     import json
 
     yield json.dumps(head, indent=2)[:-2] + ',\n  "machines": ['
-    for i, machine in enumerate(fleet.machines):
-        text = json.dumps(_machine(fleet, machine), indent=2, default=str).replace("\n", "\n    ")
-        yield ("," if i else "") + "\n    " + text
+    for i, machine in enumerate(fleet.machines):  # one line each: quick to write, easy to grep
+        yield ("," if i else "") + "\n    " + json.dumps(_machine(fleet, machine), default=str)
     rest = json.dumps(to_dict(fleet), indent=2, default=str)
     yield ("\n  ]," if fleet.machines else "],") + rest[1:] + "\n"
