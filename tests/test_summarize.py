@@ -228,3 +228,27 @@ def test_theano_settings_are_compared(legacy_python: Callable[[str], str], tmp_p
     assert facts["plain"]["Theano floatX"] == "float64" and facts["tuned"]["Theano floatX"] == "float32"
     assert facts["tuned"]["Theano settings"] == "blas.ldflags=, optimizer=fast_compile"
     assert facts["plain"]["Theano settings"] == "none"
+
+
+def test_identical_machines_are_judged_once_and_only_they(tmp_path: Path) -> None:
+    """Copies that differ in host name, date and timings share one judgment; a copy with a newer
+    driver is judged on its own (its driver is no longer too old)."""
+    base = json.loads((SNAPSHOTS / "linux_driver_too_old_cuda102.json").read_text())
+    for name, changes in (("a", {}), ("b", {"elapsed_s": 9.9, "created": "2027-01-01T00:00:00+00:00"}),
+                          ("c", {"driver_version": "440.33.01"})):
+        data = json.loads(json.dumps(base))
+        data["system"]["hostname"] = f"host-{name}"
+        data["system"]["elapsed_s"] = changes.get("elapsed_s", 0.5)
+        data["created"] = changes.get("created", data.get("created"))
+        if "driver_version" in changes:
+            data["nvidia"].update(driver_version=changes["driver_version"], cuda_driver_version="10.2")
+        (tmp_path / f"{name}.json").write_text(json.dumps(data, indent=1))
+    assert load(str(tmp_path / "a.json")).config == load(str(tmp_path / "b.json")).config  # type: ignore[union-attr]
+    assert load(str(tmp_path / "a.json")).config != load(str(tmp_path / "c.json")).config  # type: ignore[union-attr]
+    doc = doctor("summarize", str(tmp_path), "--format", "json").json()
+    rows = {m["name"]: m for m in doc["machines"]}
+    assert rows["host-a"]["checks"] == rows["host-b"]["checks"]
+    assert rows["host-a"]["checks"]["driver-min-version"] == "error"
+    assert rows["host-c"]["checks"]["driver-min-version"] == "ok"
+    [driver] = [g for g in doc["failures"] if g["cause_id"] == "driver-too-old"]
+    assert driver["machines"] == ["host-a", "host-b"]
