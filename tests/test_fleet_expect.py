@@ -17,6 +17,8 @@ def test_slurm_host_lists() -> None:
     assert hostlist("localhost") == ["localhost"]
     with pytest.raises(ExpectError):
         hostlist("node[1-]")
+    with pytest.raises(ExpectError, match="more than"):
+        hostlist("node[1-100000000]")  # a typo, refused instead of filling the memory
 
 
 INI = """\

@@ -12,7 +12,7 @@ SUMMARIZE_HELP = """\b
 Collect one JSON document per machine with what you already run (examples/ci/ has each one
 ready to copy):
   ansible-playbook -i inventory.ini examples/ci/ansible-fleet-report.yml
-  sbatch --array=1-8 examples/ci/slurm-fleet-report.sbatch
+  sbatch --nodelist='node[01-08]' examples/ci/slurm-fleet-report.sbatch
   a CI matrix job per runner saving `preflight --format json` as an artifact
 then name the machines you expect, so a dead one is a row that fails the run:
   theanodoctor summarize reports/ --expect inventory.ini

@@ -8,6 +8,7 @@ dead machine is never hidden by its silence.
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import re
 from typing import Any
@@ -17,6 +18,7 @@ import yaml
 # One bracket group of a host pattern: Slurm writes ``[01-04,07]``, Ansible ``[01:04]``, ``[a:f]``
 # and ``[01:50:2]`` (a step).
 _GROUP = re.compile(r"\[([^\[\]]+)\]")
+MAX_HOSTS = 1_000_000  # a typo such as node[1-100000000] is refused, not expanded
 
 
 class ExpectError(ValueError):
@@ -33,6 +35,8 @@ def _range(part: str) -> list[str]:
     step = int(bounds[2]) if len(bounds) == 3 and bounds[2].isdigit() else 1
     if start.isdigit() and end.isdigit():
         width = len(start) if start.startswith("0") else 0
+        if int(end) - int(start) > MAX_HOSTS:
+            raise ExpectError(f"range {part!r} names more than {MAX_HOSTS} hosts")
         return [str(n).zfill(width) for n in range(int(start), int(end) + 1, step)]
     if len(start) == len(end) == 1 and start.isalpha() and end.isalpha():
         return [chr(c) for c in range(ord(start), ord(end) + 1, step)]
@@ -44,6 +48,8 @@ def expand(pattern: str) -> list[str]:
     pieces = _GROUP.split(pattern)  # literal, group, literal, group, ...
     choices = [[piece] if i % 2 == 0 else [v for part in piece.split(",") for v in _range(part.strip())]
                for i, piece in enumerate(pieces)]
+    if math.prod(len(c) for c in choices) > MAX_HOSTS:
+        raise ExpectError(f"{pattern!r} names more than {MAX_HOSTS} hosts")
     return ["".join(combo) for combo in itertools.product(*choices)]
 
 
