@@ -33,9 +33,12 @@ def with_values(block: str, **values: str) -> str:
 
 
 def machine_env(home: Path, doctor: bool = True, **extra: str) -> dict[str, str]:
-    """A machine's environment: its own HOME, and PATH with or without the doctor."""
+    """A machine's environment: its own HOME, and PATH with the doctor, or only an empty folder
+    (so no theanodoctor installed anywhere on the machine can be found)."""
     home.mkdir(parents=True, exist_ok=True)
-    path = f"{DOCTOR_BIN}{os.pathsep}{SYSTEM_PATH}" if doctor else SYSTEM_PATH
+    empty = home / "bin-without-doctor"
+    empty.mkdir(exist_ok=True)
+    path = f"{DOCTOR_BIN}{os.pathsep}{SYSTEM_PATH}" if doctor else str(empty)
     return {**os.environ, "HOME": str(home), "USERPROFILE": str(home), "PATH": path, **extra}
 
 
