@@ -73,8 +73,9 @@ def summarize(paths: tuple[str, ...], fmt: str, expect: tuple[str, ...], expect_
     shown = table.problems_only(shown) if problems_only else shown
     if fmt == "json":
         from theanodoctor.facts import SCHEMA_VERSION
+        from theanodoctor.fleet.jsondoc import json_chunks
 
-        for chunk in table.json_chunks(shown, {"schema_version": SCHEMA_VERSION, "exit_code": exit_code}):
+        for chunk in json_chunks(shown, {"schema_version": SCHEMA_VERSION, "exit_code": exit_code}):
             sys.stdout.write(chunk)
         sys.stdout.flush()
     elif fmt == "markdown":
