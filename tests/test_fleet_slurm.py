@@ -61,3 +61,20 @@ def test_the_batch_job(how: list[str], slurm: dict[str, str], legacy_python: Cal
     logs = "".join(p.read_text(errors="replace") for p in tmp_path.glob("theanodoctor-report-*.log"))
     assert run.returncode == 0, run.stdout + run.stderr + logs
     _check_reports(tmp_path / "reports", env)
+
+
+def test_the_srun_line_never_waits_for_nodes_the_cluster_lacks(slurm: dict[str, str],
+                                                                legacy_python: Callable[[str], str],
+                                                                tmp_path: Path) -> None:
+    """`srun --nodes=8` on a smaller cluster waits forever; the documented line names its nodes,
+    so a node the cluster does not have is an immediate error, and summarize names it missing."""
+    python = legacy_python("healthy37")
+    nodes = f"{NODE},{NODE}-gone"
+    block = with_values(documented_block("srun "), NODES=nodes, THEANO_ENV=python)
+    lines = [line for line in block.splitlines() if line.strip()]
+    env = _job_env(slurm, tmp_path, python)
+    run = subprocess.run(["sh", "-c", "\n".join(lines[:-1])], cwd=tmp_path, env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert run.returncode != 0 and "node" in run.stderr.lower(), run.stderr
+    code, doc = summary(tmp_path / "reports", "--expect", nodes, env=env)
+    assert code == 1 and {m["kind"] for m in doc["machines"]} == {"missing"}
