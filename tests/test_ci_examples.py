@@ -9,6 +9,7 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
+from typing import Callable
 
 import click
 import pytest
@@ -86,7 +87,7 @@ def test_every_example_file_is_valid_and_gates_on_preflight() -> None:
     assert {p.name for p in YAML_FILES} >= {"github-actions-gpu.yml", "gitlab-ci.yml"}
     for path in YAML_FILES:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        assert isinstance(data, dict), path
+        assert isinstance(data, list if path.name.startswith("ansible") else dict), path  # a playbook is a list
     calls = all_calls()
     for name in ("github-actions-gpu.yml", "gitlab-ci.yml", "preflight.sh", "github-actions-fleet-matrix.yml"):
         assert any(file == name and args[0] == "preflight" for file, args in calls), name
@@ -125,10 +126,15 @@ def test_the_parser_can_fail() -> None:
         [["report", "--format", "json"]]
 
 
+def _lines(script: list[object]) -> list[str]:
+    """A GitLab script with its nested lists (YAML anchors) flattened, as GitLab runs it."""
+    return [str(line) for item in script for line in (_lines(item) if isinstance(item, list) else [item])]
+
+
 def test_gitlab_keeps_the_junit_report_preflight_writes() -> None:
     data = yaml.safe_load((EXAMPLES / "gitlab-ci.yml").read_text(encoding="utf-8"))
     job = data[".theano-gpu"]
-    [call] = [args for line in job["before_script"] for args in invocations(line)]
+    [call] = [args for line in _lines(job["before_script"]) for args in invocations(line)]
     assert job["artifacts"]["reports"]["junit"] == call[call.index("--junit") + 1]
     assert job["artifacts"]["when"] == "always"
 
@@ -163,3 +169,52 @@ def test_the_shell_step_runs_the_job_only_after_a_pass(code: int, runs_job: bool
     assert marker.exists() is runs_job
     recorded = shlex.split((tmp_path / "args").read_text())
     assert recorded[:3] == ["preflight", "--python", "/opt/envs/theano37"] and "--junit" in recorded
+
+
+def _summarize_calls(where: str) -> list[list[str]]:
+    return [args for file, args in all_calls() if file == where and args[0] == "summarize"]
+
+
+def test_fleet_summaries_fail_like_the_preflights_they_merge() -> None:
+    """A runner whose `preflight --require-gpu` failed, warned, or sent nothing fails the
+    summary job: it asks for --require-gpu and --strict, and expects exactly the matrix's runners."""
+    github = yaml.safe_load((EXAMPLES / "github-actions-fleet-matrix.yml").read_text(encoding="utf-8"))
+    gitlab = yaml.safe_load((EXAMPLES / "gitlab-ci.yml").read_text(encoding="utf-8"))
+    matrices = {
+        "github-actions-fleet-matrix.yml": (github["jobs"]["preflight"]["strategy"]["matrix"]["runner"],
+                                            github["env"]["RUNNERS"]),
+        "gitlab-ci.yml": (gitlab["fleet-preflight"]["parallel"]["matrix"][0]["RUNNER"],
+                          gitlab["variables"]["FLEET_RUNNERS"]),
+    }
+    for where, (runners, expected) in matrices.items():
+        [call] = _summarize_calls(where)
+        assert {"--require-gpu", "--strict", "--expect"} <= set(call), where
+        assert expected.split(",") == runners, where
+    gitlab_summary = _lines(gitlab["fleet-summary"]["script"])
+    pipe = re.compile(r"(?<!\|)\|(?!\|)")  # `a | b`, not `a || b`: a pipe would eat the exit code
+    assert not any("theanodoctor summarize" in line and pipe.search(line) for line in gitlab_summary)
+
+
+def test_no_install_uses_pip_user_on_a_system_python() -> None:
+    """`pip install --user` is refused by externally managed Pythons (Debian 12, Ubuntu 24.04)."""
+    for path in [*YAML_FILES, EXAMPLES / "preflight.sh", EXAMPLES / "README.md"]:
+        text = path.read_text(encoding="utf-8")
+        assert "pip install --user" not in text.replace("`pip install --user` is refused", ""), path
+        assert "pipx install" not in text or "apt-get install pipx" in text, path
+
+
+def test_the_shell_step_installs_the_doctor_into_a_venv(legacy_python: Callable[[str], str],
+                                                         tmp_path: Path) -> None:
+    """No theanodoctor on PATH: preflight.sh makes a venv, installs this checkout into it, and the
+    real preflight passes on a healthy environment before the job runs."""
+    marker = tmp_path / "job-ran"
+    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(tmp_path / "home"), "THEANODOCTOR_SPEC": str(REPO),
+           "THEANO_ENV": legacy_python("healthy37"), "PREFLIGHT_DEVICE": "cpu",
+           "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    python3 = Path(sys.executable).resolve().parent / "python3"  # a python3 on PATH, as on a runner
+    env["PATH"] = f"{python3.parent}:{env['PATH']}"
+    proc = subprocess.run(["sh", str(EXAMPLES / "preflight.sh"), "touch", str(marker)], env=env,
+                          cwd=str(tmp_path), capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert marker.exists() and (tmp_path / "home" / ".theanodoctor" / "bin" / "theanodoctor").exists()
+    assert "Preflight: Passed" in proc.stdout

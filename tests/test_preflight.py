@@ -264,3 +264,20 @@ def test_fatal_reasons() -> None:
     data["target"]["status"] = "timeout"
     data["target"]["error"] = "no answer within 120 s"
     assert "did not finish (no answer within 120 s)" in str(fatal_reason(Facts.from_dict(data), "p"))
+
+
+def test_device_and_flags_reach_the_checks(legacy_python: Callable[[str], str], theano_home: Path) -> None:
+    """--device/--flags are what the smoke test runs with, and the checks judge the same config:
+    the probe runs with those THEANO_FLAGS, so the target's Theano reports them."""
+    run = doctor("preflight", "--python", legacy_python("healthy37"), "--device", "cuda", "--flags", "floatX=float32",
+                 "--keep-cache", "--size", "64", "--repeats", "1", "--format", "json")
+    assert run.code == 1, run.err
+    doc = run.json()
+    device = next(c for c in doc["checks"] if c["id"] == "theano-device")
+    assert device["status"] == "error" and "device=cuda (from THEANO_FLAGS)" in device["message"]
+    values = doc["facts"]["target"]["stages"]["theano_config"]["values"]
+    assert values["floatX"]["value"] == "float32" and values["floatX"]["source"] == "THEANO_FLAGS"
+    assert doc["smoke"]["exit_code"] == 1  # the smoke test ran on the CPU while asked for cuda
+    text = doctor("preflight", "--python", legacy_python("healthy37"), "--device", "cpu", "--keep-cache",
+                  "--size", "64", "--repeats", "1")
+    assert text.code == 0 and "checks and smoke test run with THEANO_FLAGS=device=cpu" in text.err

@@ -51,9 +51,12 @@ def test_summarize_a_folder(reports: Path) -> None:
     run = doctor("summarize", str(reports), "--format", "json")
     assert run.code == 1, run.err  # some machines are broken
     doc = run.json()
-    names = [m["name"] for m in doc["machines"]]
+    names = [m["name"] for m in doc["machines"] if m["kind"] != "unusable"]
     assert len(names) == len(REAL) + len(GPU) + 2 and len(set(names)) == len(names)
     by_file = {Path(m["file"]).name: m for m in doc["machines"]}
+    # a file that cannot be used is a row of its own that fails the run, never only a footnote
+    assert by_file["broken.json"]["kind"] == "unusable" and by_file["broken.json"]["exit_code"] == 1
+    assert by_file["broken.json"]["verdict"].startswith("not JSON") and doc["without_report"] == 5
     assert by_file["healthy37.json"]["verdict"] == "CPU only"
     assert by_file["healthy37.json"]["facts"]["numpy"] == "1.16.6"
     assert by_file["numpy124.json"]["verdict"] == "Broken: 2 errors"
@@ -65,15 +68,17 @@ def test_summarize_a_folder(reports: Path) -> None:
     assert by_file["healthy37.json"]["name"] == "healthy37"  # redacted: the file names it
     assert by_file["gpu-node-11"]["kind"] == "check" and by_file["rtx3090-check.json"]["kind"] == "check"
     assert {"Python", "Theano", "numpy", "NVIDIA driver", "GPUs", "CUDA toolkit", "OS"} <= set(doc["differing"])
-    groups = {(g["check"], g["status"]): g for g in doc["failures"]}
-    numpy_bool = groups[("theano-import", "error")]
+    groups = {g["cause_id"] or g["checks"][0]: g for g in doc["failures"]}
+    numpy_bool = groups["numpy-bool-alias"]  # one root cause, seen by two checks, counted once
     assert numpy_bool["machines"] == ["numpy124"] and "np.bool" in numpy_bool["cause"]
-    # one group per cause: CUDA 10.2 and CUDA 12.0 need different drivers
-    drivers = [g for g in doc["failures"] if g["check"] == "driver-min-version"]
-    assert sorted(m for g in drivers for m in g["machines"]) == sorted(
+    assert set(numpy_bool["checks"]) == {"theano-import", "python-stack"}
+    assert numpy_bool["versions"]["numpy"] == {"1.24.4": 1}
+    # a driver too old for its CUDA is one cause, whichever CUDA; the versions are listed inside
+    drivers = groups["driver-too-old"]
+    assert sorted(drivers["machines"]) == sorted(
         by_file[f"{n}.json"]["name"] for n in ("linux_driver_too_old_cuda102", "linux_k80_cuda120"))
-    assert len({g["cause"] for g in drivers}) == 2
-    pygpu = groups[("theano-device", "error")]
+    assert set(drivers["versions"]["CUDA toolkit"]) == {"10.2", "12.0"}
+    pygpu = groups["theano-device"]
     assert len(pygpu["machines"]) == 2  # the same cause on both RTX 3090 documents
     unreadable = {Path(p["path"]).name: p["reason"] for p in doc["unreadable"]}
     assert set(unreadable) == {"broken.json", "envs.json", "error.json", "list.json", "old.json"}
@@ -87,8 +92,10 @@ def test_text_and_markdown(reports: Path) -> None:
     assert text.code == 1 and "Traceback" not in text.err
     header = text.out.splitlines()[2]
     assert header.startswith("machine") and "numpy *" in header and "checks" in header
-    assert "Failures by cause:" in text.out and "[error] theano-import on 1 machine(s): numpy124" in text.out
-    assert "broken.json: not JSON" in text.out
+    assert "Failures by cause:" in text.out
+    assert "[error] numpy-bool-alias (seen by python-stack, theano-import) on 1 machine(s): numpy124" in text.out
+    broken = next(line for line in text.out.splitlines() if line.startswith("broken "))
+    assert "not JSON" in broken and broken.split()[-1] == "1"  # its row, with its reason and exit code
     markdown = doctor("summarize", str(reports), "--format", "markdown")
     assert markdown.code == 1
     lines = markdown.out.splitlines()
@@ -130,7 +137,7 @@ def test_nothing_usable_is_a_usage_error(tmp_path: Path) -> None:
     run = doctor("summarize", str(tmp_path), str(tmp_path / "missing.json"), "--format", "json")
     assert run.code == 2
     doc = run.json()
-    assert doc["exit_code"] == 2 and doc["machines"] == []
+    assert doc["exit_code"] == 2 and {m["kind"] for m in doc["machines"]} == {"unusable"}
     assert {Path(p["path"]).name for p in doc["unreadable"]} == {"a.json", "missing.json"}
     assert "cannot read" in doc["unreadable"][-1]["reason"]
     assert doctor("summarize").code == 2
@@ -143,3 +150,105 @@ def test_load_never_raises(tmp_path: Path) -> None:
         found = load(str(path))
         assert hasattr(found, "reason"), content
     assert hasattr(load(str(tmp_path)), "reason")  # a folder given as a file
+
+
+def test_dead_machines_are_rows_that_fail_the_run(reports: Path, tmp_path: Path) -> None:
+    """1 healthy host and 2 dead ones: an empty report (its stderr kept beside it) and a host that
+    sent nothing. Each dead one is a row with its reason, and the run fails."""
+    hosts = tmp_path / "hosts"
+    hosts.write_text("node[01-03]\n")
+    tmp_path = tmp_path / "reports"
+    tmp_path.mkdir()
+    shutil.copy(reports / "healthy37.json", tmp_path / "node01.json")
+    (tmp_path / "node02.json").write_text("")
+    (tmp_path / "node02.err").write_text("starting\nsh: 1: theanodoctor: not found\n")
+    run = doctor("summarize", str(tmp_path), "--expect", str(hosts), "--format", "json")
+    assert run.code == 1, run.err
+    doc = run.json()
+    rows = {m["name"]: m for m in doc["machines"]}
+    assert set(rows) == {"node01", "node02", "node03"} and doc["expected"] == 3 and doc["without_report"] == 2
+    assert rows["node01"]["exit_code"] == 0 and rows["node01"]["kind"] == "snapshot"
+    assert rows["node02"]["kind"] == "unusable" and "theanodoctor: not found" in rows["node02"]["verdict"]
+    assert rows["node03"]["kind"] == "missing" and rows["node03"]["file"] is None
+    text = doctor("summarize", str(tmp_path), "--expect", "node[01-03]")
+    assert text.code == 1 and text.out.startswith("3 machines (3 expected): 2 without a usable report, 0 with")
+    assert doctor("summarize", str(tmp_path / "node01.json"), "--expect", "node01").code == 0
+    assert doctor("summarize", "--expect", "node[01-02]").code == 1  # nothing arrived at all
+    assert doctor("summarize", str(tmp_path), "--expect", str(tmp_path / "nope" / "hosts")).code == 2
+
+
+def test_strict_and_require_gpu_are_preflight_rules() -> None:
+    ready = [str(SNAPSHOTS / f"{n}.json") for n in ("windows_cuda102_ready", "linux_gtx1080ti_cuda102_ready")]
+    assert doctor("summarize", *ready).code == 0
+    strict = doctor("summarize", *ready, "--strict", "--format", "json").json()
+    assert strict["exit_code"] == 1  # the GTX 1080 Ti machine has warnings
+    assert {m["name"]: m["exit_code"] for m in strict["machines"]} == {
+        "LAB-PC-07": 0, "gpu-node-03": 1}
+    cpu = str(SNAPSHOTS / "windows_mingw32_python64.json")
+    assert doctor("summarize", ready[0], "--require-gpu").code == 0
+    gpu = doctor("summarize", ready[0], cpu, "--require-gpu", "--format", "json").json()
+    assert gpu["machines"][1]["checks"]["nvidia-driver"] == "error"
+
+
+def test_one_root_cause_is_one_group_counted_once(reports: Path, tmp_path: Path) -> None:
+    """numpy 1.24.4 and 1.24.3 machines: one numpy-bool-alias group (not one per patch version,
+    not one per check), each machine once, the versions listed inside."""
+    for name, version in (("a", "1.24.4"), ("b", "1.24.3"), ("c", "1.24.4")):
+        data = json.loads((reports / "numpy124.json").read_text())
+        dists = data["target"]["stages"]["distributions"]
+        dists["versions"]["numpy"] = version
+        dists["packages"].get("numpy", {})["version"] = version
+        (tmp_path / f"{name}.json").write_text(json.dumps(data))
+    doc = doctor("summarize", str(tmp_path), "--format", "json").json()
+    [group] = [g for g in doc["failures"] if g["status"] == "error"]
+    assert group["cause_id"] == "numpy-bool-alias" and group["machines"] == ["a", "b", "c"]
+    assert group["versions"]["numpy"] == {"1.24.3": 1, "1.24.4": 2}
+    collapsed = doctor("summarize", str(tmp_path), "--by-config", "--format", "json").json()
+    assert [m.get("machines") for m in collapsed["machines"]] == [["a", "c"], None]
+    assert collapsed["exit_code"] == 1
+
+
+def test_problems_only_and_by_config_text(reports: Path) -> None:
+    run = doctor("summarize", str(reports / "healthy37.json"), str(reports / "numpy124.json"),
+                 str(reports / "py27.json"), "--problems-only", "--format", "json")
+    assert run.code == 1 and [m["name"] for m in run.json()["machines"]] == ["numpy124"]
+    text = doctor("summarize", str(reports / "healthy37.json"), str(reports / "healthy37.json"), "--by-config")
+    assert text.code == 0
+
+
+def test_theano_settings_are_compared(legacy_python: Callable[[str], str], tmp_path: Path) -> None:
+    python = legacy_python("healthy37")
+    env = {"HOME": str(tmp_path), "USERPROFILE": str(tmp_path)}
+    for name, flags in (("plain", ""), ("tuned", "floatX=float32,blas.ldflags=,optimizer=fast_compile")):
+        run = doctor("report", "--format", "json", "--python", python, env={**env, "THEANO_FLAGS": flags})
+        (tmp_path / f"{name}.json").write_text(run.out)
+    doc = doctor("summarize", str(tmp_path), "--format", "json").json()
+    assert {"Theano floatX", "Theano settings"} <= set(doc["differing"])
+    facts = {m["name"]: m["facts"] for m in doc["machines"]}
+    assert facts["plain"]["Theano floatX"] == "float64" and facts["tuned"]["Theano floatX"] == "float32"
+    assert facts["tuned"]["Theano settings"] == "blas.ldflags=, optimizer=fast_compile"
+    assert facts["plain"]["Theano settings"] == "none"
+
+
+def test_identical_machines_are_judged_once_and_only_they(tmp_path: Path) -> None:
+    """Copies that differ in host name, date and timings share one judgment; a copy with a newer
+    driver is judged on its own (its driver is no longer too old)."""
+    base = json.loads((SNAPSHOTS / "linux_driver_too_old_cuda102.json").read_text())
+    for name, changes in (("a", {}), ("b", {"elapsed_s": 9.9, "created": "2027-01-01T00:00:00+00:00"}),
+                          ("c", {"driver_version": "440.33.01"})):
+        data = json.loads(json.dumps(base))
+        data["system"]["hostname"] = f"host-{name}"
+        data["system"]["elapsed_s"] = changes.get("elapsed_s", 0.5)
+        data["created"] = changes.get("created", data.get("created"))
+        if "driver_version" in changes:
+            data["nvidia"].update(driver_version=changes["driver_version"], cuda_driver_version="10.2")
+        (tmp_path / f"{name}.json").write_text(json.dumps(data, indent=1))
+    assert load(str(tmp_path / "a.json")).config == load(str(tmp_path / "b.json")).config  # type: ignore[union-attr]
+    assert load(str(tmp_path / "a.json")).config != load(str(tmp_path / "c.json")).config  # type: ignore[union-attr]
+    doc = doctor("summarize", str(tmp_path), "--format", "json").json()
+    rows = {m["name"]: m for m in doc["machines"]}
+    assert rows["host-a"]["checks"] == rows["host-b"]["checks"]
+    assert rows["host-a"]["checks"]["driver-min-version"] == "error"
+    assert rows["host-c"]["checks"]["driver-min-version"] == "ok"
+    [driver] = [g for g in doc["failures"] if g["cause_id"] == "driver-too-old"]
+    assert driver["machines"] == ["host-a", "host-b"]

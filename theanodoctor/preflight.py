@@ -14,7 +14,7 @@ from typing import Any
 
 from theanodoctor.engine import Check, Options
 from theanodoctor.facts import Facts, dig, section
-from theanodoctor.report import EXIT_BLOCKING, EXIT_OK, Report, judge
+from theanodoctor.report import EXIT_BLOCKING, EXIT_OK, Report, gate_exit, judge
 
 
 @dataclass(frozen=True)
@@ -31,10 +31,8 @@ class Preflight:
     @property
     def exit_code(self) -> int:
         """0 both passed; 3 the doctor, a probe or the smoke script could not run; else 1."""
-        codes = {self.checks_exit, self.smoke.exit_code if self.smoke is not None else EXIT_OK}
-        if self.smoke is None and self.checks_exit == EXIT_OK:
-            codes.add(EXIT_BLOCKING)  # nothing was proven
-        return max(codes)  # EXIT_DOCTOR (3) is the highest code, so it wins
+        return gate_exit(self.checks_exit, self.smoke.exit_code if self.smoke is not None else None,
+                         smoke_required=True)
 
     @property
     def passed(self) -> bool:

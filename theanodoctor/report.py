@@ -83,6 +83,16 @@ class Report:
         }
 
 
+def gate_exit(checks_exit: int, smoke_exit: int | None, smoke_required: bool) -> int:
+    """The exit code of a gate (`preflight`, and each machine in `summarize`): the worst of the
+    checks' code and the smoke test's; a required smoke test that did not run proves nothing, so
+    it fails the gate. EXIT_DOCTOR (3) is the highest code, so it wins."""
+    codes = {checks_exit, smoke_exit if smoke_exit is not None else EXIT_OK}
+    if smoke_exit is None and smoke_required and checks_exit == EXIT_OK:
+        codes.add(EXIT_BLOCKING)
+    return max(codes)
+
+
 def judge(facts: Facts, checks: Sequence[Check], options: Options | None = None) -> Report:
     """Run ``checks`` on ``facts`` and judge the results with the same ``options``."""
     options = options or Options()

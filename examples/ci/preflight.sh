@@ -3,22 +3,24 @@
 #
 #   THEANO_ENV=/opt/envs/theano37 examples/ci/preflight.sh python train.py
 #
-# Installs theanodoctor with pipx (pip --user if pipx cannot be had), runs
+# When theanodoctor is not on PATH it is installed into a venv of its own (THEANODOCTOR_VENV):
+# that works on externally managed system Pythons (Debian 12, Ubuntu 24.04), where
+# `pip install --user` is refused, and never touches the Theano environment. Then it runs
 # `theanodoctor preflight`, and runs the command given only when it passed. JUnit XML is
 # written to preflight-junit.xml for whatever collects test reports.
 set -eu
 
 : "${THEANO_ENV:?set THEANO_ENV to the Theano environment (folder or interpreter)}"
 : "${THEANODOCTOR_SPEC:=theanodoctor}"   # the PyPI name, a wheel file or a git URL
+: "${THEANODOCTOR_VENV:=$HOME/.theanodoctor}"  # where the doctor is installed when missing
 : "${PREFLIGHT_DEVICE:=cuda}"            # cpu on a machine without a GPU
 
 if ! command -v theanodoctor >/dev/null 2>&1; then
-    if python3 -m pip install --user --quiet pipx && python3 -m pipx install --force "$THEANODOCTOR_SPEC"; then
-        :
-    else
-        python3 -m pip install --user --quiet "$THEANODOCTOR_SPEC"
+    if [ ! -x "$THEANODOCTOR_VENV/bin/theanodoctor" ]; then
+        python3 -m venv "$THEANODOCTOR_VENV"
+        "$THEANODOCTOR_VENV/bin/pip" install --quiet "$THEANODOCTOR_SPEC"
     fi
-    PATH="$HOME/.local/bin:$PATH"
+    PATH="$THEANODOCTOR_VENV/bin:$PATH"
 fi
 
 status=0

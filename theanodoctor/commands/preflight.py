@@ -65,15 +65,19 @@ def preflight(python_spec: str | None, require_gpu: bool, fmt: str, junit_file: 
 
     wanted = [profile_check(profile)] if profile else []  # an unknown name fails before the probe starts
     python, candidates = select_target(python_spec)
-    pending = Pending(python, candidates, probe_timeout=probe_timeout)  # starts the probe now
-    chatty = fmt == "text"
-    if chatty:
-        note(f"preflight of {python}" if python else "no Python environment with Theano found")
-    from theanodoctor import engine
     from theanodoctor.smoke.runner import Options as SmokeOptions
 
     smoke_options_ = SmokeOptions(device=device, flags=flags, size=size, repeats=repeats, keep_cache=keep_cache,
                                   stage_timeout=stage_timeout, timeout=timeout)
+    env = _probe_env(smoke_options_)
+    pending = Pending(python, candidates, probe_timeout=probe_timeout, env=env)  # starts the probe now
+    chatty = fmt == "text"
+    if chatty:
+        note(f"preflight of {python}" if python else "no Python environment with Theano found")
+        if env is not None:
+            note(f"checks and smoke test run with THEANO_FLAGS={env['THEANO_FLAGS']}")
+    from theanodoctor import engine
+
     checks = engine.all_checks() + wanted
     result = run_preflight(python, pending, checks, engine.Options(require_gpu=require_gpu),
                            smoke_options_, on_smoke=(lambda p: note(f"smoke-testing {p}")) if chatty else None)
@@ -90,6 +94,16 @@ def preflight(python_spec: str | None, require_gpu: bool, fmt: str, junit_file: 
         emit(scrub(_render(result, fmt, verbose)))
     _github_extras(result, fmt, scrub)
     sys.exit(result.exit_code)
+
+
+def _probe_env(smoke_options: Any) -> dict[str, str] | None:
+    """--device/--flags reach the checks the way they reach the smoke test: the probe runs with
+    the same THEANO_FLAGS, so the target's Theano reports the config the smoke test will use."""
+    if not (smoke_options.device or smoke_options.flags):
+        return None
+    from theanodoctor.smoke.runner import theano_flags
+
+    return {**os.environ, "THEANO_FLAGS": theano_flags(os.environ.get("THEANO_FLAGS"), smoke_options, None)}
 
 
 def _redactor(result: Any) -> Any:

@@ -75,3 +75,23 @@ def config_note(facts: Facts) -> str | None:
     return ("Theano did not report its config (import theano failed or was not probed), so only the values "
             f"set by THEANO_FLAGS and the config files are known, read the way Theano reads them{spelling}; "
             "every other key has Theano's default, which cannot be known without Theano.")
+
+
+COMPARED_KEYS = ("floatX",)  # compared between machines besides `device` (a key fact of its own)
+
+
+def theano_settings(facts: Facts) -> list[tuple[str, str]]:
+    """What a fleet compares of the Theano config: floatX, and every other key THEANO_FLAGS or a
+    config file sets (key=value, sorted), the device being a key fact already."""
+    pairs = []
+    for key in COMPARED_KEYS:
+        value, _ = config_value(facts, key)
+        pairs.append((f"Theano {key}", str(value) if value is not None else "?"))
+    skip = {k.lower() for k in ("device", *COMPARED_KEYS)}  # config files lower-case option names
+    keys = sorted(k for k in dict.fromkeys(_set_keys(facts)) if k.lower() not in skip)
+    settings = []
+    for key in keys:
+        value, _ = config_value(facts, key)
+        settings.append(f"{key}={value if value is not None else '?'}")
+    pairs.append(("Theano settings", ", ".join(settings) or "none"))
+    return pairs

@@ -4,15 +4,18 @@ reason, never an exception."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from theanodoctor.facts import SECTIONS, Facts, SnapshotError
 
 MAX_BYTES = 50_000_000  # a snapshot is a few hundred KB; anything this big is something else
+STDERR_SUFFIXES = (".err", ".stderr")  # where the collecting job put the command's stderr
 
 
 class Document(NamedTuple):
@@ -20,11 +23,26 @@ class Document(NamedTuple):
     kind: str  # snapshot, check, preflight
     facts: Facts
     smoke: dict[str, Any] | None  # the smoke result a check --smoke / preflight document carried
+    own_exit: int | None = None  # a preflight document's own exit code (its verdict on that machine)
+    config: bytes = b""  # identical machines' documents have the same (see configuration)
 
 
 class Problem(NamedTuple):
     path: str
     reason: str
+
+
+# "key": value pairs that differ between identical machines and that no judgment in the fleet view
+# reads: the host name (no check reads it; where it shows inside a path, such as a compiledir
+# name, that path still differs), when the snapshot was made, and the probes' timings (the only
+# check that reads one puts it in the message of a passing check, which a fleet view never shows).
+_UNCOMPARED = re.compile(rb'"(?:elapsed_s|duration_s|hostname|created)"\s*:\s*(?:"(?:[^"\\]|\\.)*"|[-+0-9.eE]+|null)')
+
+
+def configuration(raw: bytes) -> bytes:
+    """A digest of the document without what differs between identical machines: machines with
+    the same digest are judged once (the checks are pure functions of the facts)."""
+    return hashlib.blake2b(_UNCOMPARED.sub(b"", raw), digest_size=16).digest()
 
 
 def _wanted(path: Path) -> bool:
@@ -43,12 +61,40 @@ def expand(paths: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def _read(path: str) -> Any:
+class _Empty(Exception):
+    pass
+
+
+def _read(path: str) -> tuple[Any, bytes]:
     with open(path, "rb") as fh:
-        raw = fh.read(MAX_BYTES + 1)
-    if len(raw) > MAX_BYTES:
-        raise ValueError(f"larger than {MAX_BYTES // 1_000_000} MB: not a snapshot")
-    return json.loads(raw.decode("utf-8-sig"))
+        if os.fstat(fh.fileno()).st_size > MAX_BYTES:  # read() of a huge size costs a huge buffer
+            raise ValueError(f"larger than {MAX_BYTES // 1_000_000} MB: not a snapshot")
+        raw = fh.read()
+    if not raw.strip():
+        raise _Empty
+    return json.loads(raw.decode("utf-8-sig")), raw
+
+
+def stderr_line(path: str) -> str | None:
+    """The last line the command wrote to stderr, when the job kept it beside the report
+    (``host.json`` + ``host.err``): why a report is empty is usually there."""
+    stem = os.path.splitext(path)[0]
+    for suffix in STDERR_SUFFIXES:
+        try:
+            with open(stem + suffix, "rb") as fh:
+                fh.seek(max(0, os.fstat(fh.fileno()).st_size - 4096))
+                lines = [line.strip() for line in fh.read().decode("utf-8", "replace").splitlines() if line.strip()]
+        except OSError:
+            continue
+        if lines:
+            return lines[-1][:300]
+    return None
+
+
+def _empty(path: str) -> Problem:
+    said = stderr_line(path)
+    return Problem(path, "empty: the command on the machine wrote no report"
+                   + (f"; its stderr ends with: {said}" if said else ""))
 
 
 def _kind(data: dict[str, Any]) -> str:
@@ -59,7 +105,9 @@ def _kind(data: dict[str, Any]) -> str:
 
 def load(path: str) -> Document | Problem:
     try:
-        data = _read(path)
+        data, raw = _read(path)
+    except _Empty:
+        return _empty(path)
     except OSError as exc:
         return Problem(path, f"cannot read: {exc.strerror or exc}")
     except (UnicodeDecodeError, ValueError) as exc:
@@ -86,13 +134,12 @@ def load(path: str) -> Document | Problem:
     skipped = data["preflight"].get("smoke_skipped") if isinstance(data.get("preflight"), dict) else None
     if smoke is None and skipped:
         smoke = {"verdict": f"skipped: {skipped}", "exit_code": None}
-    return Document(path, _kind(data), facts, smoke)
+    kind = _kind(data)
+    own = data.get("exit_code") if kind == "preflight" and isinstance(data.get("exit_code"), int) else None
+    return Document(path, kind, facts, smoke, own, configuration(raw))
 
 
-def load_all(paths: Iterable[str]) -> tuple[list[Document], list[Problem]]:
-    documents: list[Document] = []
-    problems: list[Problem] = []
+def load_each(paths: Iterable[str]) -> Iterator[Document | Problem]:
+    """One document at a time, so a fleet of any size is read in the memory of one report."""
     for path in expand(paths):
-        found = load(path)
-        (documents if isinstance(found, Document) else problems).append(found)  # type: ignore[arg-type]
-    return documents, problems
+        yield load(path)

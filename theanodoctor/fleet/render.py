@@ -1,31 +1,38 @@
 """The fleet view as text or markdown (formatters: they return text and never print).
 
-The table shows the key facts that differ between machines (marked `*`), one line lists what
-every machine shares, and the failures follow grouped by cause, each with its machines.
+The table shows the key facts that differ between machines (marked `*`), a row for every machine
+that sent no usable report (with the reason), one line lists what every machine shares, and the
+failures follow grouped by cause, each with its machines and the versions they have.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from theanodoctor.fleet.causes import FailureGroup
 from theanodoctor.fleet.table import Fleet, Machine
 from theanodoctor.render.markdown import code, table
 
 MAX_LISTED = 8  # machines named in one failure group before "and N more"
 
 
+def _name(machine: Machine) -> str:
+    return f"{machine.members[0]} (+{len(machine.members) - 1} same)" if machine.members else machine.name
+
+
 def _rows(fleet: Fleet) -> tuple[list[str], list[list[str]]]:
-    headers = ["machine", *(f"{c} *" for c in fleet.differing), "checks", "smoke test"]
-    rows = [[m.name, *(m.facts.get(c, "") for c in fleet.differing), m.report.verdict, m.smoke_verdict]
-            for m in fleet.machines]
+    headers = ["machine", *(f"{c} *" for c in fleet.differing), "checks", "smoke test", "exit"]
+    index = [fleet.columns.index(c) for c in fleet.differing]
+    rows = [[_name(m), *(m.values[i] if m.reported else "-" for i in index), m.verdict, m.smoke_verdict,
+             str(m.exit_code)] for m in fleet.machines]
     return headers, rows
 
 
 def _same(fleet: Fleet) -> list[str]:
-    if not fleet.machines:
+    reported = fleet.reported
+    if not reported:
         return []
-    first: Machine = fleet.machines[0]
-    return [f"{c}: {first.facts[c]}" for c in fleet.columns if c not in fleet.differing]
+    return [f"{c}: {reported[0].values[i]}" for i, c in enumerate(fleet.columns) if c not in fleet.differing]
 
 
 def _most_common(values: Sequence[str]) -> str:
@@ -44,35 +51,56 @@ def _plain_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[
             *(line.format(*row).rstrip() for row in rows)]
 
 
-def _counts(fleet: Fleet) -> str:
-    broken = sum(1 for m in fleet.machines if m.exit_code)
-    return f"{len(fleet.machines)} machines, {broken} with a blocking problem"
+def counts_line(fleet: Fleet) -> str:
+    machines = sum(len(m.members) or 1 for m in fleet.machines)
+    silent = sum(len(m.members) or 1 for m in fleet.machines if not m.reported)
+    broken = sum(len(m.members) or 1 for m in fleet.machines if m.reported and m.exit_code)
+    expected = f" ({fleet.expected} expected)" if fleet.expected else ""
+    return (f"{machines} machines{expected}: {silent} without a usable report, "
+            f"{broken} with a blocking problem")
+
+
+def _header(group: FailureGroup) -> str:
+    name = group.cause_id or group.checks[0]
+    also = [c for c in group.checks if c != name]
+    return name + (f" (seen by {', '.join(also)})" if also else "")
+
+
+def _versions(group: FailureGroup) -> str:
+    return "; ".join(f"{fact}: " + ", ".join(f"{v} ({n})" for v, n in values.items())
+                     for fact, values in group.versions.items())
+
+
+def _identical(fleet: Fleet) -> list[str]:
+    return [f"  {_name(m)}: {_listed(m.members)}" for m in fleet.machines if m.members]
 
 
 def render_text(fleet: Fleet) -> str:
-    out = [_counts(fleet), ""]
+    out = [counts_line(fleet), ""]
     if fleet.machines:
         out += _plain_table(*_rows(fleet))
         out += ["", "* differs between machines" if fleet.differing else "no key fact differs between machines"]
         same = _same(fleet)
         if same:
             out += ["same on every machine: " + "; ".join(same)]
+    if _identical(fleet):
+        out += ["", "Identical machines:", *_identical(fleet)]
     if fleet.groups:
         out += ["", "Failures by cause:"]
         for group in fleet.groups:
-            out += [f"  [{group.status}] {group.check} on {len(group.machines)} machine(s): {_listed(group.machines)}",
-                    f"      {group.cause}"]
+            out += [f"  [{group.status}] {_header(group)} on {len(group.machines)} machine(s): "
+                    f"{_listed(group.machines)}", f"      {group.cause}"]
+            if group.versions:
+                out.append(f"      versions: {_versions(group)}")
             if group.cause != group.example:
                 out.append(f"      e.g. {group.example}")
             if group.remedy:
                 out.append(f"      -> {group.remedy}")
-    if fleet.problems:
-        out += ["", "Files not used:"] + [f"  {p.path}: {p.reason}" for p in fleet.problems]
     return "\n".join(out) + "\n"
 
 
 def render_markdown(fleet: Fleet) -> str:
-    out = ["### theanodoctor fleet summary", "", _counts(fleet), ""]
+    out = ["### theanodoctor fleet summary", "", counts_line(fleet), ""]
     if fleet.machines:
         headers, rows = _rows(fleet)
         common = [_most_common([row[i] for row in rows]) for i in range(len(headers))]
@@ -85,15 +113,17 @@ def render_markdown(fleet: Fleet) -> str:
         same = _same(fleet)
         if same:
             out += ["", "Same on every machine: " + "; ".join(same)]
+    if _identical(fleet):
+        out += ["", "#### Identical machines", "", *(f"-{line[1:]}" for line in _identical(fleet))]
     if fleet.groups:
         out += ["", "#### Failures by cause", ""]
         for group in fleet.groups:
-            out.append(f"- **{group.status}** {code(group.check)} on {len(group.machines)} machine(s) "
+            out.append(f"- **{group.status}** {code(_header(group))} on {len(group.machines)} machine(s) "
                        f"({_listed(group.machines)}): {group.cause}")
+            if group.versions:
+                out.append(f"  - versions: {_versions(group)}")
             if group.cause != group.example:
                 out.append(f"  - e.g. {group.example}")
             if group.remedy:
                 out.append(f"  - fix: {group.remedy}")
-    if fleet.problems:
-        out += ["", "#### Files not used", ""] + [f"- {code(p.path)}: {p.reason}" for p in fleet.problems]
     return "\n".join(out) + "\n"
