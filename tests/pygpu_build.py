@@ -19,7 +19,8 @@ import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-DEBS = ("libgpuarray3", "libgpuarray-dev", "python3-pygpu")
+# ocl-icd-libopencl1: the real OpenCL ICD loader (libOpenCL.so.1) for the OpenCL cases.
+DEBS = ("libgpuarray3", "libgpuarray-dev", "python3-pygpu", "ocl-icd-libopencl1")
 EXTENSIONS = ("gpuarray", "blas", "_elemwise", "collectives")
 
 
