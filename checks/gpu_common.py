@@ -13,7 +13,7 @@ from theanodoctor import kb_cuda
 from theanodoctor.engine import Options, Outcome, skipped
 from theanodoctor.facts import Facts, Json, section
 
-from .common import config_value, env_var, target_os
+from .common import config_value, env_var, stage, target_os
 
 # --- does the CUDA path matter here? ------------------------------------------------------------
 
@@ -33,6 +33,7 @@ def _kind(value: str) -> str | None:
 class Backend(NamedTuple):
     kind: str | None  # "cuda", "opencl", "old" (the removed device=gpu*), None: the CPU
     setting: str      # the setting that chooses it, as a user writes it ("device=cuda0")
+    key: str = "device"  # the config key of that setting
 
 
 def gpu_backend(facts: Facts) -> Backend:
@@ -44,12 +45,12 @@ def gpu_backend(facts: Facts) -> Backend:
         return Backend(_kind(device), f"device={device}")
     init, _ = config_value(facts, "init_gpu_device")
     if init and _kind(init.strip()):
-        return Backend(_kind(init.strip()), f"init_gpu_device={init.strip()}")
+        return Backend(_kind(init.strip()), f"init_gpu_device={init.strip()}", "init_gpu_device")
     contexts, _ = config_value(facts, "contexts")
     for entry in (contexts or "").split(";"):
         name, _, target = entry.partition("->")
         if _kind(target.strip()):
-            return Backend(_kind(target.strip()), f"contexts={contexts.strip()}")
+            return Backend(_kind(target.strip()), f"contexts={(contexts or '').strip()}", "contexts")
     return Backend(None, f"device={device}")
 
 
@@ -77,6 +78,44 @@ def not_gpu(facts: Facts) -> Outcome:
     """The skipped outcome of the library and cuDNN checks when ``wants_gpu`` is False."""
     return skipped(f"{gpu_backend(facts).setting}: Theano loads no CUDA library; judge them with "
                    "--require-gpu or device=cuda")
+
+
+# --- what the target said while it opened the GPU -------------------------------------------------
+
+MAPPED = re.compile(r"Mapped name (?P<name>\S+) to device (?P<device>\S+): (?P<gpu>.+)")
+
+
+def gpu_init_output(facts: Facts) -> str:
+    """What the target printed while Theano and pygpu opened the GPU: the log, stderr, and the
+    exception pygpu's import raised (with the files it came through)."""
+    imported = stage(facts, "theano_import")
+    lines = [str(x) for x in imported.get("log") or []] + [str(imported.get("stderr") or "")]
+    err = stage(facts, "pygpu").get("error")
+    if isinstance(err, dict):
+        lines.append(f"{err.get('type')}: {err.get('message')}")
+        lines += [str(f.get("file")) for f in err.get("frames") or [] if isinstance(f, dict)]
+    return "\n".join(lines)
+
+
+def quoted_gpu_lines(facts: Facts) -> tuple[str, ...]:
+    """The log records about pygpu quoted for a finding: their first line, and the exception line
+    that ends a record with a traceback (`GpuArrayException: ...`)."""
+    quoted: list[str] = []
+    for record in stage(facts, "theano_import").get("log") or []:
+        lines = [line for line in str(record).splitlines() if line.strip()]
+        if not lines or not any(w in str(record) for w in ("pygpu", "GpuArrayException")):
+            continue
+        quoted.append(lines[0])
+        last = lines[-1].strip()
+        if len(lines) > 1 and ("Exception" in last or "Error" in last) and last != "NoneType: None":
+            quoted.append(last)
+    return tuple(dict.fromkeys(quoted))
+
+
+def mapped_gpu(facts: Facts) -> str | None:
+    """The GPU Theano reported opening (`Mapped name None to device cuda0: <name> (<bus id>)`)."""
+    found = MAPPED.search(str(stage(facts, "theano_import").get("stderr") or ""))
+    return f"{found['gpu'].strip()} as {found['device']}" if found else None
 
 
 def os_label(facts: Facts) -> str:

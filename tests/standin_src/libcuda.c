@@ -47,6 +47,7 @@ static const char *error_text(CUresult e, int name) {
   switch (e) {
   case 0: return name ? "CUDA_SUCCESS" : "no error";
   case 3: return name ? "CUDA_ERROR_NOT_INITIALIZED" : "initialization error";
+  case 34: return name ? "CUDA_ERROR_STUB_LIBRARY" : "CUDA driver is a stub library";
   case 100: return name ? "CUDA_ERROR_NO_DEVICE" : "no CUDA-capable device is detected";
   case 101: return name ? "CUDA_ERROR_INVALID_DEVICE" : "invalid device ordinal";
   default: return name ? "CUDA_ERROR_UNKNOWN" : "unknown error";
