@@ -118,6 +118,13 @@ def mapped_gpu(facts: Facts) -> str | None:
     return f"{found['gpu'].strip()} as {found['device']}" if found else None
 
 
+def cuda_gpu_opened(facts: Facts) -> str | None:
+    """The GPU libgpuarray opened through the CUDA driver in the target, or None."""
+    if gpu_backend(facts).kind != "cuda" or stage(facts, "pygpu").get("pygpu_activated") is not True:
+        return None
+    return mapped_gpu(facts) or "a GPU"
+
+
 def os_label(facts: Facts) -> str:
     return target_os(facts) or "this OS"
 
