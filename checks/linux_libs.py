@@ -40,6 +40,10 @@ def _versioned(name: str, folders: list[Folder], kit: dict | None) -> list[str]:
     return sorted(dict.fromkeys(found), key=lambda p: (p.count("."), p))
 
 
+def _quote(name: str, said: str) -> str:
+    return f'`Could not load "{name}"`' if f'Could not load "{name}"' in said else "`Missing Blas library`"
+
+
 def _link_remedy(name: str, target: str) -> str:
     return (f"Create the unversioned link in a folder on LD_LIBRARY_PATH: `mkdir -p {LINKS} && ln -s {target} "
             f"{LINKS}/{name}`, then export LD_LIBRARY_PATH={LINKS}:$LD_LIBRARY_PATH "
@@ -73,8 +77,9 @@ def linux_cuda_libs(facts: Facts, options: Options) -> Outcome:
         if at:
             parts.append(("ok", f"{name}: {at} (LD_LIBRARY_PATH)"))
             continue
-        failed = f'Could not load "{name}"' in said
-        tail = f"; the target failed with `Could not load \"{name}\"`" if failed else ""
+        # cuBLAS is loaded only when a GPU opens; its absence shows as `Missing Blas library`.
+        failed = f'Could not load "{name}"' in said or (name == "libcublas.so" and "Missing Blas library" in said)
+        tail = f"; the target failed for lack of it ({_quote(name, said)})" if failed else ""
         lib_dir = (kit or {}).get("lib_dir") or ""
         if name != "libcuda.so" and kit_has(kit, name):
             parts.append(("error" if failed else "warn",
@@ -91,7 +96,7 @@ def linux_cuda_libs(facts: Facts, options: Options) -> Outcome:
             continue
         if name == "libcuda.so":
             parts.append(("error" if failed else "skipped",
-                          f"{name}: the target failed with `Could not load \"{name}\"`" if failed else
+                          f"{name}: the target failed with {_quote(name, said)}" if failed else
                           f"{name}: comes with the driver; not in any LD_LIBRARY_PATH folder, and the system folders "
                           "were not looked at"))
             if failed:

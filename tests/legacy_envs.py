@@ -57,6 +57,7 @@ SPECS = {
         EnvSpec("gpu27", "2.7", ("numpy==1.16.6", "scipy==1.2.1", "Theano==1.0.5", "Mako==1.1.6"), ("pygpu",)),
         # pygpu without its dependency mako: `import pygpu` fails.
         EnvSpec("gpu37_nomako", "3.7", ("numpy==1.16.6", "scipy==1.2.1", "Theano==1.0.5"), ("pygpu",)),
+        EnvSpec("gpu27_nomako", "2.7", ("numpy==1.16.6", "scipy==1.2.1", "Theano==1.0.5"), ("pygpu",)),
     )
 }
 
