@@ -13,6 +13,8 @@ the library and headers (``sys.exec_prefix``/lib and /include, theano/gpuarray/t
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import os
 import shutil
 import subprocess
@@ -42,11 +44,20 @@ def _download(dest: Path) -> None:
 
 
 def unpacked_debs(cache: Path) -> Path:
-    """The folder the three packages are unpacked into (downloaded once per cache)."""
-    root = cache / "_debian-libgpuarray-0.7.6"
+    """The folder the packages are unpacked into (downloaded once per cache and package list;
+    one process unpacks, the others wait on the lock)."""
+    root = cache / ("_debian-libgpuarray-0.7.6-" + hashlib.sha256(" ".join(DEBS).encode()).hexdigest()[:8])
     done = root / ".unpacked"
-    if done.is_file():
-        return root / "tree"
+    cache.mkdir(parents=True, exist_ok=True)
+    with open(cache / f".{root.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.is_file():
+            _unpack(root)
+            done.write_text("ok\n")
+    return root / "tree"
+
+
+def _unpack(root: Path) -> None:
     shutil.rmtree(root, ignore_errors=True)
     _download(root / "debs")
     for deb in sorted((root / "debs").glob("*.deb")):
@@ -55,8 +66,6 @@ def unpacked_debs(cache: Path) -> Path:
             raise RuntimeError(f"dpkg -x {deb.name} failed:\n{proc.stdout.decode(errors='replace')}")
     if not (root / "tree" / "usr" / "lib" / "libgpuarray.so.3.0").is_file():
         raise RuntimeError(f"the Debian packages did not contain libgpuarray.so.3.0 (in {root / 'debs'})")
-    done.write_text("ok\n")
-    return root / "tree"
 
 
 def _python_info(python: Path) -> tuple[str, str, str, str]:
