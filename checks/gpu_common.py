@@ -125,6 +125,12 @@ def cuda_gpu_opened(facts: Facts) -> str | None:
     return mapped_gpu(facts) or "a GPU"
 
 
+def wsl(facts: Facts) -> Json | None:
+    """WSL's marks found by the host probe (kernel version string, driver folder), or None."""
+    found = section(facts, "system").get("wsl")
+    return found if isinstance(found, dict) else None
+
+
 def os_label(facts: Facts) -> str:
     return target_os(facts) or "this OS"
 

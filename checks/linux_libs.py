@@ -13,7 +13,7 @@ from theanodoctor.facts import Facts, section
 
 from .common import stage, target_os
 from .cuda_toolkits import in_use_line, toolkit_in_use
-from .gpu_common import gpu_backend, gpu_init_output, not_gpu, wants_gpu
+from .gpu_common import gpu_backend, gpu_init_output, not_gpu, wants_gpu, wsl
 from .lib_folders import Folder, first_path, kit_has, ld_folders, pygpu_activated, subpath, unseen
 
 LINKS = "~/cuda-links"  # the folder fixes/soname_links.py creates
@@ -94,6 +94,15 @@ def linux_cuda_libs(facts: Facts, options: Options) -> Outcome:
                           f"(the development link){tail}"))
             remedies.append(_link_remedy(name, versioned[0]))
             continue
+        on_wsl = wsl(facts) or {}
+        if name == "libcuda.so" and name in (on_wsl.get("lib_files") or []):
+            lib_dir = str(on_wsl.get("lib_dir"))
+            parts.append(("error" if failed else "warn",
+                          f"{name}: {posixpath.join(lib_dir, name)} is WSL2's driver library, but dlopen finds the "
+                          f"unversioned name only with {lib_dir} on LD_LIBRARY_PATH (the loader cache lists "
+                          f"libcuda.so.1 only){tail}"))
+            remedies.append(f"export LD_LIBRARY_PATH={lib_dir}:$LD_LIBRARY_PATH (in ~/.bashrc or the job script).")
+            continue
         if name == "libcuda.so":
             parts.append(("error" if failed else "skipped",
                           f"{name}: the target failed with {_quote(name, said)}" if failed else
@@ -116,7 +125,10 @@ def linux_cuda_libs(facts: Facts, options: Options) -> Outcome:
         return skipped("nothing to judge: " + "; ".join(line for _, line in parts))
     cause = ("libgpuarray 0.7.6 dlopen()s exactly these unversioned names, whatever the driver version; dlopen "
              "looks in LD_LIBRARY_PATH, then the folders of /etc/ld.so.conf (ldconfig) and the system folders. "
-             "A driver-only install has libcuda.so.1 but not the libcuda.so link.")
+             "A driver-only install has libcuda.so.1 but not the libcuda.so link."
+             + (" On WSL2 the driver's libraries live in their own folder, which ld.so.conf.d/ld.wsl.conf gives to "
+                "the linker but which dlopen() of the unversioned name does not find (github.com/microsoft/WSL/"
+                "issues/8587, github.com/NVIDIA/cuda-python/issues/17)." if wsl(facts) else ""))
     remedy = " ".join(dict.fromkeys(remedies))
     bad = [line for status, line in parts if status in ("error", "warn")]
     names = ", ".join(line.split(":")[0] for line in bad)

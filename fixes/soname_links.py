@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import posixpath
 
+from theanodoctor.checks.gpu_common import wsl
 from theanodoctor.checks.lib_folders import Folder, first_path, kit_has, ld_folders
 
 from theanodoctor import kb_libs
@@ -22,11 +23,15 @@ FIX = "cuda-soname-links"
 FOLDER = "cuda-links"  # the folder checks/linux_libs.py names in its remedy
 
 
-def _driver_link(folders: list[Folder], folder: str) -> tuple[list[Action], list[Note]]:
-    """The ``libcuda.so`` link to the driver's ``libcuda.so.1`` in an LD_LIBRARY_PATH folder."""
+def _driver_link(ctx: Context, folders: list[Folder], folder: str) -> tuple[list[Action], list[Note]]:
+    """The ``libcuda.so`` link to the driver's ``libcuda.so.1`` in an LD_LIBRARY_PATH folder, or in
+    WSL2's driver folder (whose unversioned name dlopen does not find)."""
     if first_path("libcuda.so", folders):
         return [], []
-    target = first_path("libcuda.so.1", folders)
+    on_wsl = wsl(ctx.facts) or {}
+    wsl_folder = [Folder(str(on_wsl["lib_dir"]), {str(n).lower(): str(n) for n in on_wsl.get("lib_files") or []})
+                  ] if on_wsl.get("lib_dir") else []
+    target = first_path("libcuda.so.1", folders + wsl_folder)
     if target is None:
         return [], []
     dest = posixpath.join(folder, "libcuda.so")
@@ -40,7 +45,7 @@ def plan_links(ctx: Context) -> tuple[list[Action], list[Note]]:
         return [], []
     folder = posixpath.join(ctx.home, FOLDER)
     folders = ld_folders(ctx.facts)
-    actions, notes = _driver_link(folders, folder)
+    actions, notes = _driver_link(ctx, folders, folder)
     kit = chosen_kit(ctx)
     if kit is None:
         notes.append(Note(FIX, "no CUDA toolkit found: no NVRTC or cuBLAS to link"))

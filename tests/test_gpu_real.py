@@ -19,7 +19,7 @@ import pytest
 
 from tests import legacy_envs
 from tests.cli_helpers import doctor, result
-from tests.driver_standins import compile_standins, driver_folder
+from tests.driver_standins import driver_folder
 from tests.pygpu_build import unpacked_debs
 
 PYTHONS = ("gpu37", "gpu27")
@@ -64,16 +64,6 @@ CASES = {
 DRIVER_VERSIONS = ("9000", "9020", "10020", "11020", "11080", "12040")
 
 
-@pytest.fixture(scope="session")
-def standins(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return compile_standins(tmp_path_factory.mktemp("standins"))
-
-
-@pytest.fixture(scope="session")
-def gpu_python() -> Callable[[str], str]:
-    return lambda name: str(legacy_envs.env_python(legacy_envs.ensure_env(name)))
-
-
 def _env(case: Case, standins: Path, tmp_path: Path) -> dict[str, str]:
     folder = driver_folder(standins, tmp_path / "driver", case.layout)
     return {"LD_LIBRARY_PATH": str(folder), "THEANO_FLAGS": case.flags, **case.env}
@@ -108,10 +98,10 @@ def _known(outcome: dict[str, Any]) -> str | None:
 
 @pytest.mark.parametrize("name", list(CASES))
 @pytest.mark.parametrize("env_name", PYTHONS)
-def test_init_failures_of_the_real_library(env_name: str, name: str, gpu_python: Callable[[str], str],
+def test_init_failures_of_the_real_library(env_name: str, name: str, legacy_python: Callable[[str], str],
                                            standins: Path, theano_home: Path, tmp_path: Path) -> None:
     case = CASES[name]
-    python = gpu_python(env_name)
+    python = legacy_python(env_name)
     env = _env(case, standins, tmp_path)
     doc = _check(python, env)
     device = result(doc, "theano-device")
@@ -130,10 +120,10 @@ def test_init_failures_of_the_real_library(env_name: str, name: str, gpu_python:
     assert _explained(_captured(python, env, tmp_path))[0] == case.cause
 
 
-def test_the_missing_link_fix_lets_the_real_library_load_libcuda(gpu_python: Callable[[str], str], standins: Path,
+def test_the_missing_link_fix_lets_the_real_library_load_libcuda(legacy_python: Callable[[str], str], standins: Path,
                                                                   theano_home: Path, tmp_path: Path) -> None:
     case = CASES["libcuda-so1-only"]
-    python = gpu_python("gpu37")
+    python = legacy_python("gpu37")
     env = _env(case, standins, tmp_path)
     before = result(_check(python, env), "linux-cuda-libs")
     assert before["fix_id"] == "cuda-soname-links" and "ln -s" in before["remedy"]
@@ -152,12 +142,12 @@ def test_the_missing_link_fix_lets_the_real_library_load_libcuda(gpu_python: Cal
 
 @pytest.mark.parametrize("version", DRIVER_VERSIONS)
 @pytest.mark.parametrize("env_name", PYTHONS)
-def test_a_working_driver_of_each_version(env_name: str, version: str, gpu_python: Callable[[str], str],
+def test_a_working_driver_of_each_version(env_name: str, version: str, legacy_python: Callable[[str], str],
                                           standins: Path, theano_home: Path, tmp_path: Path) -> None:
     env = _env(Case("device=cuda", ALL, {"STANDIN_CUDA_DRIVER_VERSION": version,
                                          "STANDIN_CUDA_DEVICE_NAME": "Stand-in GPU"}, None, "ok", "ok", ""),
                standins, tmp_path)
-    doc = _check(gpu_python(env_name), env)
+    doc = _check(legacy_python(env_name), env)
     assert result(doc, "theano-device")["status"] == "ok"
     path = result(doc, "gpu-path")
     assert path["message"].startswith("device=cuda with pygpu 0.7.6 on Stand-in GPU"), path
@@ -185,13 +175,13 @@ def opencl_loader(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize("with_loader", [False, True], ids=["no-libOpenCL", "no-ICD"])
 @pytest.mark.parametrize("env_name", PYTHONS)
-def test_opencl_device(env_name: str, with_loader: bool, opencl_loader: Path, gpu_python: Callable[[str], str],
+def test_opencl_device(env_name: str, with_loader: bool, opencl_loader: Path, legacy_python: Callable[[str], str],
                        theano_home: Path, tmp_path: Path) -> None:
     vendors = tmp_path / "vendors"  # no ICD registered: the loader reads only this (empty) folder
     vendors.mkdir()
     env = {"THEANO_FLAGS": "device=opencl0:0", "OCL_ICD_VENDORS": str(vendors),
            "LD_LIBRARY_PATH": str(opencl_loader if with_loader else tmp_path)}
-    python = gpu_python(env_name)
+    python = legacy_python(env_name)
     doc = _check(python, env)
     device = result(doc, "theano-device")
     cause = "opencl-no-platform" if with_loader else "opencl-library-missing"
@@ -204,9 +194,9 @@ def test_opencl_device(env_name: str, with_loader: bool, opencl_loader: Path, gp
 
 
 @pytest.mark.parametrize("env_name", ["gpu37_nomako", "gpu27_nomako"])
-def test_pygpu_without_mako(env_name: str, gpu_python: Callable[[str], str], standins: Path,
+def test_pygpu_without_mako(env_name: str, legacy_python: Callable[[str], str], standins: Path,
                             theano_home: Path, tmp_path: Path) -> None:
-    python = gpu_python(env_name)
+    python = legacy_python(env_name)
     env = _env(Case("device=cuda", ALL, {}, None, "", "", ""), standins, tmp_path)
     doc = _check(python, env)
     device = result(doc, "theano-device")
@@ -219,12 +209,12 @@ def test_pygpu_without_mako(env_name: str, gpu_python: Callable[[str], str], sta
     assert _explained(_captured(python, env, tmp_path, "import pygpu"))[0] == "pygpu-dependency-missing"
 
 
-def test_smoke_test_fails_on_a_gpu_that_computes_nothing(gpu_python: Callable[[str], str], standins: Path,
+def test_smoke_test_fails_on_a_gpu_that_computes_nothing(legacy_python: Callable[[str], str], standins: Path,
                                                          theano_home: Path, tmp_path: Path) -> None:
     """The stand-in runs every kernel and computes nothing: every stage runs on the GPU, and the
     comparison with numpy must fail it."""
     env = _env(Case("device=cuda", ALL, {}, None, "", "", ""), standins, tmp_path)
-    run = doctor("smoke-test", "--python", gpu_python("gpu37"), "--size", "64", "--repeats", "1",
+    run = doctor("smoke-test", "--python", legacy_python("gpu37"), "--size", "64", "--repeats", "1",
                  "--format", "json", env=env, timeout=900)
     smoke = json.loads(run.out)["smoke"]
     assert run.code == 1 and smoke["verdict"].startswith("Failed"), run.out
