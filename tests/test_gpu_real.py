@@ -21,6 +21,8 @@ from tests import legacy_envs
 from tests.cli_helpers import doctor, result
 from tests.driver_standins import driver_folder
 from tests.pygpu_build import unpacked_debs
+from tests.test_checks import judge, snapshot
+from tests.test_checks import result as judged
 
 PYTHONS = ("gpu37", "gpu27")
 NO_CUBLAS = {"libcuda.so": "libcuda.so", "libnvrtc.so": "libnvrtc.so"}
@@ -222,3 +224,44 @@ def test_smoke_test_fails_on_a_gpu_that_computes_nothing(legacy_python: Callable
         assert stage["ran_on"] == "gpu" and not stage["passed"], stage
     matmul = next(s for s in smoke["stages"] if s["name"] == "matmul")
     assert "differs from numpy" in matmul["error"]
+
+
+# --------------------------------------------------------------------------- settings that pick the back-end
+
+
+@pytest.mark.parametrize("layout", [ALL, {}], ids=["driver", "no-driver"])
+def test_contexts_use_the_gpu_back_end_without_device(layout: dict[str, str] | None,
+                                                      legacy_python: Callable[[str], str], standins: Path,
+                                                      theano_home: Path, tmp_path: Path) -> None:
+    env = _env(Case("contexts=dev0->cuda0", layout, {}, None, "", "", ""), standins, tmp_path)
+    doc = _check(legacy_python("gpu37"), env)
+    device = result(doc, "theano-device")
+    assert device["message"].startswith("contexts=dev0->cuda0 (from THEANO_FLAGS)"), device
+    if layout is ALL:
+        assert device["status"] == "ok" and "Theano opens that GPU at import" in device["message"]
+        assert result(doc, "gpu-path")["message"].startswith("contexts=dev0->cuda0 with pygpu 0.7.6 on Stand-in GPU")
+    else:
+        assert device["status"] == "error" and _known(device) == "libcuda-missing"
+        assert result(doc, "linux-cuda-libs")["status"] == "error"  # judged although device=cpu
+
+
+def test_a_device_theano_rejects_is_an_error(legacy_python: Callable[[str], str], theano_home: Path) -> None:
+    doc = _check(legacy_python("gpu37"), {"THEANO_FLAGS": "device=cpu0"})
+    assert result(doc, "theano-import")["status"] == "error"
+    device = result(doc, "theano-device")
+    assert device["status"] == "error" and "is not a device Theano knows" in device["message"]
+    assert 'Invalid value ("cpu0") for configuration variable "device"' in device["cause"]
+    # The cause quoted is what this Theano really says.
+    assert 'Invalid value ("cpu0") for configuration variable "device"' in " ".join(
+        result(doc, "theano-import")["details"] + [result(doc, "theano-import")["message"]])
+
+
+@pytest.mark.parametrize("status, reason", [
+    ("skipped", "no target Python was probed (see target-probe)"),
+    ("timeout", "the target probe did not finish (see target-probe)"),
+])
+def test_gpu_path_without_a_target(status: str, reason: str) -> None:
+    data = snapshot("linux_gtx1080ti_cuda102_ready")
+    data["target"] = {"status": status, "error": "test", "stages": {}}
+    outcome = judged(judge(data), "gpu-path").outcome
+    assert outcome.message == f"CPU only: {reason}"
