@@ -48,7 +48,7 @@ def gpu_backend(facts: Facts) -> Backend:
         return Backend(_kind(init.strip()), f"init_gpu_device={init.strip()}", "init_gpu_device")
     contexts, _ = config_value(facts, "contexts")
     for entry in (contexts or "").split(";"):
-        name, _, target = entry.partition("->")
+        target = entry.partition("->")[2]
         if _kind(target.strip()):
             return Backend(_kind(target.strip()), f"contexts={(contexts or '').strip()}", "contexts")
     return Backend(None, f"device={device}")

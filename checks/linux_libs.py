@@ -19,11 +19,6 @@ from .lib_folders import Folder, first_path, kit_has, ld_folders, pygpu_activate
 LINKS = "~/cuda-links"  # the folder fixes/soname_links.py creates
 
 
-def load_failures(facts: Facts) -> str:
-    """What the target said while pygpu/Theano tried to load libraries (log and pygpu error)."""
-    return gpu_init_output(facts)
-
-
 def mapped(facts: Facts, name: str) -> list[str]:
     """Files named ``name`` or ``name.N`` the target process had mapped after `import theano`."""
     loaded = stage(facts, "pygpu").get("gpu_libraries_loaded")
@@ -44,10 +39,13 @@ def _quote(name: str, said: str) -> str:
     return f'`Could not load "{name}"`' if f'Could not load "{name}"' in said else "`Missing Blas library`"
 
 
-def _link_remedy(name: str, target: str) -> str:
+def _link_remedy(name: str, target: str, lib_dir: str) -> str:
+    # What fixes/soname_links.py links: the driver's libcuda.so.1, the toolkit's versioned files.
+    fixable = target.endswith("/libcuda.so.1") if name == "libcuda.so" else bool(lib_dir) and target.startswith(
+        lib_dir.rstrip("/") + "/")
     return (f"Create the unversioned link in a folder on LD_LIBRARY_PATH: `mkdir -p {LINKS} && ln -s {target} "
-            f"{LINKS}/{name}`, then export LD_LIBRARY_PATH={LINKS}:$LD_LIBRARY_PATH "
-            "(`theanodoctor fix --only cuda-soname-links` makes the link).")
+            f"{LINKS}/{name}`, then export LD_LIBRARY_PATH={LINKS}:$LD_LIBRARY_PATH"
+            + (" (`theanodoctor fix --only cuda-soname-links` makes the link)." if fixable else "."))
 
 
 @check("linux-cuda-libs", "libcuda.so, libnvrtc.so, libcublas.so resolve for libgpuarray", area="libraries")
@@ -65,7 +63,7 @@ def linux_cuda_libs(facts: Facts, options: Options) -> Outcome:
     folders = ld_folders(facts)
     use = toolkit_in_use(facts)
     kit = use.kit
-    said = load_failures(facts)
+    said = gpu_init_output(facts)  # what the target said while libgpuarray loaded libraries
     parts: list[tuple[str, str]] = []  # (status, line)
     remedies: list[str] = []
     for name in rule.linux:
@@ -92,7 +90,7 @@ def linux_cuda_libs(facts: Facts, options: Options) -> Outcome:
             parts.append(("error" if failed else "warn",
                           f"{name}: {versioned[0]} is there but not the unversioned {name} libgpuarray asks for "
                           f"(the development link){tail}"))
-            remedies.append(_link_remedy(name, versioned[0]))
+            remedies.append(_link_remedy(name, versioned[0], lib_dir))
             continue
         on_wsl = wsl(facts) or {}
         if name == "libcuda.so" and name in (on_wsl.get("lib_files") or []):
