@@ -59,6 +59,10 @@ CASES = {
                                     "error", "ok", "libcuda.so: loaded by the target from"),
     "gpu-too-old-device-cuda0": Case("device=cuda0", ALL, {"STANDIN_CUDA_CC": "2.0"}, "gpu-too-old",
                                      "error", "ok", "libcuda.so: loaded by the target from"),
+    "driver-version-fails": Case("device=cuda", ALL, {"STANDIN_CUDA_VERSION_ERROR": "999"},
+                                 "cuda-driver-version-failed", "error", "ok", "libcuda.so: loaded by the target from"),
+    "no-unified-addressing": Case("device=cuda0", ALL, {"STANDIN_CUDA_NO_UVA": "1"}, "cuda-no-unified-addressing",
+                                  "error", "ok", "libnvrtc.so: loaded by the target from"),
     "stub-libcuda": Case("device=cuda", ALL, {"STANDIN_CUDA_INIT_ERROR": "34"}, "cuda-stub-library", "error", "ok",
                          "libcuda.so: loaded by the target from"),
 }

@@ -7,6 +7,8 @@
  *   STANDIN_CUDA_DEVICE_NAME     cuDeviceGetName (default "Stand-in GPU")
  *   STANDIN_CUDA_CC              compute capability "M.m" (default "7.5")
  *   STANDIN_CUDA_INIT_ERROR      a CUresult cuInit returns (default 0)
+ *   STANDIN_CUDA_VERSION_ERROR   a CUresult cuDriverGetVersion returns (default 0)
+ *   STANDIN_CUDA_NO_UVA          1: the device reports no unified addressing
  */
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +42,10 @@ CUresult cuInit(int flags) {
   if (err == 0) initialised = 1;
   return err;
 }
-CUresult cuDriverGetVersion(int *v) { *v = env_int("STANDIN_CUDA_DRIVER_VERSION", 10020); return 0; }
+CUresult cuDriverGetVersion(int *v) {
+  *v = env_int("STANDIN_CUDA_DRIVER_VERSION", 10020);
+  return env_int("STANDIN_CUDA_VERSION_ERROR", 0);
+}
 
 /* The names and texts the real driver gives for the codes the tests use (cuda.h, CUresult). */
 static const char *error_text(CUresult e, int name) {
@@ -84,7 +89,7 @@ CUresult cuDeviceGetAttribute(int *pi, int attrib, CUdevice dev) {
   case 8: *pi = 49152; break;
   case 10: *pi = 32; break;
   case 16: *pi = 40; break;
-  case 41: *pi = 1; break;  /* unified addressing: libgpuarray requires it */
+  case 41: *pi = !env_int("STANDIN_CUDA_NO_UVA", 0); break;  /* unified addressing: libgpuarray requires it */
   case 75: *pi = cc_part(0); break;
   case 76: *pi = cc_part(1); break;
   default: *pi = 0;
