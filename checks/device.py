@@ -8,7 +8,7 @@ from theanodoctor import kb_causes
 from theanodoctor.engine import Options, Outcome, check, error, ok, skipped
 from theanodoctor.facts import Facts, section
 
-from .common import config_value, flavour, probe_ran, source_label, stage
+from .common import config_value, flavour, probe_ran, source_label, stage, target_os
 from .gpu_common import gpu_backend, gpu_init_output, mapped_gpu, quoted_gpu_lines
 
 PYGPU_REMEDY = (
@@ -20,6 +20,8 @@ INIT_REMEDY = ("Read the exception pygpu raised (quoted below, or run `python -c
                "pygpu.init('cuda0')\"` in the environment): it names what failed.")
 # Theano rel-1.0.5 configdefaults.py:105-125 (DeviceParam): cpu, cuda*, opencl* pass; gpu* and
 # everything else raise at import.
+# Repairs that act on one OS only: a cause found in a log names them whatever the target's OS.
+OS_OF_FIX = {"cuda-dll-aliases": "Windows", "cuda-soname-links": "Linux"}
 INVALID_DEVICE = ('Theano 1.0 refuses it when it imports: `ValueError: Invalid value ("{device}") for '
                   'configuration variable "device". Valid options start with one of "cpu", "opencl" or "cuda".`')
 
@@ -79,7 +81,7 @@ def theano_device(facts: Facts, options: Options) -> Outcome:
         cause=known.cause if known else "Theano falls back to the CPU when pygpu fails; "
         "theano.config.device still reads what was set.",
         remedy=known.remedy if known else remedy,
-        fix_id=known.fix if known else None,
+        fix_id=known.fix if known and OS_OF_FIX.get(known.fix or "", target_os(facts)) == target_os(facts) else None,
         details=quoted_gpu_lines(facts) + ((f"known failure: {known.id} (source: {known.source})",) if known else ()),
     )
 

@@ -25,12 +25,11 @@ from tests.test_checks import judge, snapshot
 from tests.test_checks import result as judged
 
 PYTHONS = ("gpu37", "gpu27")
-NO_CUBLAS = {"libcuda.so": "libcuda.so", "libnvrtc.so": "libnvrtc.so"}
 
 
 class Case(NamedTuple):
     flags: str
-    layout: dict[str, str] | None  # stand-in file names in the driver folder; None = no folder
+    layout: dict[str, str] | None  # stand-in file names in the driver folder; None (ALL): all three
     env: dict[str, str]            # what the stand-in driver reports (STANDIN_CUDA_*)
     cause: str | None              # the known failure theano-device and explain name
     device: str                    # theano-device status
@@ -53,7 +52,8 @@ CASES = {
     "no-nvrtc": Case("device=cuda", {"libcuda.so": "libcuda.so", "libcublas.so": "libcublas.so"}, {},
                      "cuda-lib-not-found-linux", "error", "error",
                      'libnvrtc.so: in none of the LD_LIBRARY_PATH folders'),
-    "no-cublas": Case("device=cuda", NO_CUBLAS, {}, "cublas-dll-name", "error", "error",
+    "no-cublas": Case("device=cuda", {"libcuda.so": "libcuda.so", "libnvrtc.so": "libnvrtc.so"}, {},
+                      "cublas-dll-name", "error", "error",
                       "the target failed for lack of it (`Missing Blas library`)"),
     "gpu-too-old-device-cuda": Case("device=cuda", ALL, {"STANDIN_CUDA_CC": "2.0"}, "no-cuda-device-opened",
                                     "error", "ok", "libcuda.so: loaded by the target from"),
@@ -115,6 +115,7 @@ def test_init_failures_of_the_real_library(env_name: str, name: str, legacy_pyth
     assert _known(device) == case.cause, device
     assert "silently runs everything on the CPU" in device["message"]
     assert "pygpu is not on PyPI" not in device["remedy"]  # pygpu itself is fine in every case
+    assert device["fix_id"] in (None, "cuda-soname-links")  # never the Windows DLL repair on Linux
     # The exception libgpuarray raised is quoted, not only Theano's ERROR line.
     assert any("GpuArrayException" in d for d in device["details"]), device["details"]
     libs = result(doc, "linux-cuda-libs")
