@@ -22,7 +22,9 @@ def compile_standins(dest: Path) -> Path:
     dest.mkdir(parents=True, exist_ok=True)
     for name in LIBRARIES:
         source = SOURCES / (name[: -len(".so")] + ".c")
-        subprocess.run(["gcc", "-shared", "-fPIC", "-O1", "-o", str(dest / name), str(source)], check=True)
+        # gnu11: libcublas.c relies on unprototyped definitions (an empty parameter list takes any arguments).
+        subprocess.run(["gcc", "-std=gnu11", "-shared", "-fPIC", "-O1", "-o", str(dest / name), str(source)],
+                       check=True)
     return dest
 
 
