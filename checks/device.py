@@ -2,27 +2,29 @@
 
 from __future__ import annotations
 
+import re
+
 from theanodoctor import kb_causes
 from theanodoctor.engine import Options, Outcome, check, error, ok, skipped
 from theanodoctor.facts import Facts, section
 
 from . import old_backend
-from .common import (
-    config_value,
-    flavour,
-    gpu_device,
-    gpuarray_device,
-    old_backend_device,
-    probe_ran,
-    source_label,
-    stage,
-)
+from .common import config_value, flavour, old_backend_device, probe_ran, source_label, stage, target_os
+from .gpu_common import gpu_backend, gpu_init_output, mapped_gpu, quoted_gpu_lines
 
 PYGPU_REMEDY = (
     "pygpu is not on PyPI: install pygpu 0.7.x from conda-forge "
     "(`conda install -c conda-forge pygpu`, Python 3.7-3.10) or build libgpuarray + pygpu 0.7.6 "
     "from source; or set device=cpu if you mean to run on the CPU."
 )
+INIT_REMEDY = ("Read the exception pygpu raised (quoted below, or run `python -c \"import pygpu; "
+               "pygpu.init('cuda0')\"` in the environment): it names what failed.")
+# Theano rel-1.0.5 configdefaults.py:105-125 (DeviceParam): cpu, cuda*, opencl* pass; gpu* and
+# everything else raise at import.
+# Repairs that act on one OS only: a cause found in a log names them whatever the target's OS.
+OS_OF_FIX = {"cuda-dll-aliases": "Windows", "cuda-soname-links": "Linux"}
+INVALID_DEVICE = ('Theano 1.0 refuses it when it imports: `ValueError: Invalid value ("{device}") for '
+                  'configuration variable "device". Valid options start with one of "cpu", "opencl" or "cuda".`')
 
 
 def pygpu_problem(facts: Facts) -> str | None:
@@ -33,9 +35,15 @@ def pygpu_problem(facts: Facts) -> str | None:
             return f"pygpu {pygpu.get('version') or ''} could not initialize the GPU".replace("  ", " ")
         return None
     err = pygpu.get("error")
-    if isinstance(err, dict) and err.get("type") not in ("ImportError", "ModuleNotFoundError"):
-        return f"pygpu is broken ({err.get('type')}: {err.get('message')})"
-    return "pygpu is not installed"
+    if not isinstance(err, dict):
+        return "pygpu is not installed"
+    text = f"{err.get('type')}: {str(err.get('message') or '').splitlines()[0] if err.get('message') else ''}"
+    if err.get("type") in ("ImportError", "ModuleNotFoundError"):
+        missing = re.search(r"No module named '?([\w.]+)", str(err.get("message") or ""))
+        if missing and missing.group(1).split(".")[0] == "pygpu":
+            return "pygpu is not installed"
+        return f"pygpu is installed but does not import ({text})"
+    return f"pygpu is broken ({text})"
 
 
 @check("theano-device", "Theano's device setting can work", area="config")
@@ -56,48 +64,80 @@ def theano_device(facts: Facts, options: Options) -> Outcome:
     if device == "opencl":
         return error(f"{origin} is incomplete: OpenCL devices are named openclP:D (e.g. opencl0:0)",
                      remedy="Use device=opencl0:0 (platform 0, device 0) or device=cuda.")
-    if gpu_device(device):
-        problem = pygpu_problem(facts)
-        imported = stage(facts, "theano_import")
-        if problem and imported.get("ok"):
-            known = kb_causes.diagnose("\n".join(str(line) for line in imported.get("log", [])))
-            return error(
-                f"{origin}, but {problem}: Theano silently runs everything on the CPU",
-                cause=known.cause if known else "Theano falls back to the CPU when pygpu fails; "
-                "theano.config.device still reads cuda.",
-                remedy=known.remedy if known else PYGPU_REMEDY,
-                fix_id=known.fix if known else None,
-                details=tuple(str(line).splitlines()[0] for line in imported.get("log", []) if "pygpu" in str(line)
-                              or "GpuArrayException" in str(line))
-                + ((f"known failure: {known.id} (source: {known.source})",) if known else ()),
-            )
-    return ok(origin)
+    if device != "cpu" and not device.startswith(("cuda", "opencl")):
+        return error(f"{origin} is not a device Theano knows: it takes cpu, cuda, cudaN or openclP:D",
+                     cause=INVALID_DEVICE.format(device=device),
+                     remedy=f"Set device=cpu (or cuda / cuda0 for the GPU) in {where}.")
+    backend = gpu_backend(facts)
+    if backend.kind is None:
+        return ok(origin)
+    _, key_source = config_value(facts, backend.key)
+    chosen = f"{backend.setting} (from {source_label(key_source, 'the default')})"
+    problem = pygpu_problem(facts)
+    if problem is None or not stage(facts, "theano_import").get("ok"):
+        return ok(chosen if backend.key == "device" else f"{chosen}: Theano opens that GPU at import "
+                  f"(the GPU back-end is used although device={device})")
+    known = kb_causes.diagnose(gpu_init_output(facts))
+    remedy = PYGPU_REMEDY if problem == "pygpu is not installed" else INIT_REMEDY
+    return error(
+        f"{chosen}, but {problem}: Theano silently runs everything on the CPU",
+        cause=known.cause if known else "Theano falls back to the CPU when pygpu fails; "
+        "theano.config.device still reads what was set.",
+        remedy=known.remedy if known else remedy,
+        fix_id=known.fix if known and OS_OF_FIX.get(known.fix or "", target_os(facts)) == target_os(facts) else None,
+        details=quoted_gpu_lines(facts) + ((f"known failure: {known.id} (source: {known.source})",) if known else ()),
+    )
+
+
+def _no_target(facts: Facts) -> str | None:
+    """Why no Theano in a target can be judged, or None when the probe ran and Theano imported."""
+    status = section(facts, "target").get("status")
+    if status in ("skipped", "missing", "not-found", None):
+        return "no target Python was probed (see target-probe)"
+    if status != "ok":
+        return "the target probe did not finish (see target-probe)"
+    if not stage(facts, "theano_import").get("ok"):
+        return "Theano does not import in the target"
+    return None
 
 
 @check("gpu-path", "A working GPU path exists (device, pygpu, driver)", area="gpu")
 def gpu_path(facts: Facts, options: Options) -> Outcome:
-    device, _ = config_value(facts, "device")
+    backend = gpu_backend(facts)
     reasons = []
-    if not probe_ran(facts) or not stage(facts, "theano_import").get("ok"):
-        reasons.append("Theano does not import in the target")
-    elif old_backend_device(facts, device):
-        judged = old_backend.judge(facts, f"device={device}")
+    device, _ = config_value(facts, "device")
+    old = backend.kind == "old" and old_backend_device(facts, device)
+    blocked = _no_target(facts)
+    if blocked:
+        reasons.append(blocked)
+    elif old:
+        judged = old_backend.judge(facts, backend.setting)
         if judged.status == "error":
             reasons.append(judged.message)
-    elif not gpuarray_device(device):
-        reasons.append(f"Theano is configured for device={device or 'cpu'}")
+    elif backend.kind is None:
+        reasons.append(f"Theano is configured for {backend.setting}")
+    elif backend.kind == "old":
+        reasons.append(f"{backend.setting} is the GPU back-end Theano 1.0 removed")
     else:
         problem = pygpu_problem(facts)
         if problem:
             reasons.append(problem)
     nvidia = section(facts, "nvidia")
-    if nvidia.get("status") != "ok" or not nvidia.get("gpus"):
+    listed = nvidia.get("status") == "ok" and bool(nvidia.get("gpus"))
+    opened = mapped_gpu(facts) if stage(facts, "pygpu").get("pygpu_activated") is True else None
+    if backend.kind != "opencl" and not listed and not opened:
         reasons.append("no NVIDIA GPU is visible")
     if not reasons:
-        gpu = (nvidia.get("gpus") or [{}])[0].get("name")
-        if old_backend_device(facts, device):
-            return ok(f"device={device} (the old back-end, nvcc-compiled) on {gpu}", data={"gpu_ready": True})
-        return ok(f"device={device} with pygpu {stage(facts, 'pygpu').get('version', '?')} on {gpu}",
+        if listed:
+            gpu = (nvidia.get("gpus") or [{}])[0].get("name")
+            where = f"on {gpu}"
+        else:
+            where = (f"on {opened}" if opened else "") + (
+                " (opened by libgpuarray in the target; NVML and nvidia-smi did not list it)"
+                if backend.kind == "cuda" else "")
+        if old:
+            return ok(f"{backend.setting} (the old back-end, nvcc-compiled) {where}".rstrip(), data={"gpu_ready": True})
+        return ok(f"{backend.setting} with pygpu {stage(facts, 'pygpu').get('version', '?')} {where}".rstrip(),
                   data={"gpu_ready": True})
     message = "no working GPU path: " + "; ".join(reasons)
     if options.require_gpu:

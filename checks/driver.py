@@ -8,7 +8,7 @@ from theanodoctor.facts import Facts, section
 
 from .common import target_os
 from .cuda_toolkits import InUse, in_use_line, kit_label, kit_version, toolkit_in_use
-from .gpu_common import not_needed, os_label, wants_gpu
+from .gpu_common import cuda_gpu_opened, gpu_backend, not_needed, os_label, wants_gpu, wsl
 
 SMI_NOTE = ("The driver's CUDA version (nvidia-smi's \"CUDA Version\") is the highest CUDA the driver "
             "supports, not a toolkit that is installed.")
@@ -22,6 +22,11 @@ def describe_gpus(nvidia: dict) -> tuple[str, ...]:
         f"{g.get('memory_total_mb') or '?'} MB)"
         for g in nvidia.get("gpus") or []
     )
+
+
+WSL_DRIVER = ("This is WSL2: its GPU comes from the NVIDIA driver of Windows. Install or update the NVIDIA driver "
+              "on Windows, and install no Linux NVIDIA driver inside WSL (NVIDIA, CUDA on WSL User Guide, "
+              "docs.nvidia.com/cuda/wsl-user-guide).")
 
 
 def _install_remedy(facts: Facts) -> str:
@@ -52,10 +57,18 @@ def nvidia_driver(facts: Facts, options: Options) -> Outcome:
                        cause=nvidia.get("error") or "",
                        remedy="A hung driver or GPU: check `nvidia-smi` by hand; a reboot may be needed.")
     if status == "missing":
-        if wants_gpu(facts, options):
+        opened = cuda_gpu_opened(facts)
+        if opened:
+            return warn(f"NVML and nvidia-smi did not answer, but the CUDA driver works: libgpuarray opened {opened} "
+                        "in the target",
+                        cause=nvidia.get("error") or "",
+                        remedy="Nothing blocks Theano; without NVML or nvidia-smi the doctor cannot read the driver "
+                               "version, so the checks that compare it with the toolkit are skipped.")
+        if wants_gpu(facts, options) and (gpu_backend(facts).kind != "opencl" or options.require_gpu):
             return error("no NVIDIA driver found, but a GPU is required",
-                         cause=nvidia.get("error") or "", remedy=_install_remedy(facts))
-        return ok("no NVIDIA driver: fine for device=cpu, no GPU path", details=(nvidia.get("error") or "",))
+                         cause=nvidia.get("error") or "", remedy=WSL_DRIVER if wsl(facts) else _install_remedy(facts))
+        return ok(f"no NVIDIA driver: fine for {gpu_backend(facts).setting}, no CUDA path",
+                  details=(nvidia.get("error") or "",))
     if status == "skipped":
         return Outcome("skipped", nvidia.get("error") or "not probed")
     return error("the NVIDIA driver is installed but does not work",

@@ -13,7 +13,7 @@ from theanodoctor import kb_cuda
 from theanodoctor.engine import Options, Outcome, skipped
 from theanodoctor.facts import Facts, Json, section
 
-from .common import config_value, env_var, gpu_device, old_backend_device, target_os
+from .common import config_value, env_var, old_backend_device, stage, target_os
 
 # --- does the CUDA path matter here? ------------------------------------------------------------
 
@@ -22,25 +22,56 @@ def device_setting(facts: Facts) -> str:
     return (device or "cpu").strip()
 
 
+def _kind(value: str) -> str | None:
+    if value.startswith("cuda"):
+        return "cuda"
+    if value.startswith("opencl"):
+        return "opencl"
+    return "old" if value.startswith("gpu") else None
+
+
+class Backend(NamedTuple):
+    kind: str | None  # "cuda", "opencl", "old" (the removed device=gpu*), None: the CPU
+    setting: str      # the setting that chooses it, as a user writes it ("device=cuda0")
+    key: str = "device"  # the config key of that setting
+
+
+def gpu_backend(facts: Facts) -> Backend:
+    """Which GPU back-end Theano's settings use: ``device``, else ``init_gpu_device``, else the
+    first ``contexts`` entry (``dev0->cuda0;dev1->cuda1`` maps names to devices; Theano 1.0
+    gpuarray/__init__.py initialises each of them at import, with or without ``device``)."""
+    device = device_setting(facts)
+    if _kind(device):
+        return Backend(_kind(device), f"device={device}")
+    init, _ = config_value(facts, "init_gpu_device")
+    if init and _kind(init.strip()):
+        return Backend(_kind(init.strip()), f"init_gpu_device={init.strip()}", "init_gpu_device")
+    contexts, _ = config_value(facts, "contexts")
+    for entry in (contexts or "").split(";"):
+        target = entry.partition("->")[2]
+        if _kind(target.strip()):
+            return Backend(_kind(target.strip()), f"contexts={(contexts or '').strip()}", "contexts")
+    return Backend(None, f"device={device}")
+
+
 def wants_cuda(facts: Facts, options: Options) -> bool:
-    """Theano is set up for the CUDA back-end (device=cuda*; the old device=gpu* means the same
-    intent), or the user asked for a GPU."""
-    return options.require_gpu or device_setting(facts).startswith(("cuda", "gpu"))
+    """Theano is set up for the CUDA back-end (device=cuda*, or through init_gpu_device or
+    contexts; the old device=gpu* means the same intent), or the user asked for a GPU."""
+    return options.require_gpu or gpu_backend(facts).kind in ("cuda", "old")
 
 
 def not_needed(facts: Facts, options: Options) -> Outcome | None:
     """A skipped outcome when the CUDA path is not used, else None."""
     if wants_cuda(facts, options):
         return None
-    return skipped(f"not needed: Theano is configured for device={device_setting(facts)}, so the CUDA path "
+    return skipped(f"not needed: Theano is configured for {gpu_backend(facts).setting}, so the CUDA path "
                    "is not used (--require-gpu judges it anyway)")
 
 
 def wants_gpu(facts: Facts, options: Options) -> bool:
-    """A GPU device is configured (cuda*, opencl*, the old gpu*) or --require-gpu: the gate of the
-    library and cuDNN checks."""
-    device, _ = config_value(facts, "device")
-    return gpu_device(device) or options.require_gpu
+    """A GPU device is configured (cuda*, opencl*, the old gpu*; by device, init_gpu_device or
+    contexts) or --require-gpu: the gate of the library and cuDNN checks."""
+    return gpu_backend(facts).kind is not None or options.require_gpu
 
 
 def libgpuarray_gate(facts: Facts, options: Options) -> Outcome | None:
@@ -58,9 +89,59 @@ def libgpuarray_gate(facts: Facts, options: Options) -> Outcome | None:
 
 def not_gpu(facts: Facts) -> Outcome:
     """The skipped outcome of the library and cuDNN checks when ``wants_gpu`` is False."""
-    device, _ = config_value(facts, "device")
-    return skipped(f"device={device or 'cpu'}: Theano loads no CUDA library; judge them with "
+    return skipped(f"{gpu_backend(facts).setting}: Theano loads no CUDA library; judge them with "
                    "--require-gpu or device=cuda")
+
+
+# --- what the target said while it opened the GPU -------------------------------------------------
+
+MAPPED = re.compile(r"Mapped name (?P<name>\S+) to device (?P<device>\S+): (?P<gpu>.+)")
+
+
+def gpu_init_output(facts: Facts) -> str:
+    """What the target printed while Theano and pygpu opened the GPU: the log, stderr, and the
+    exception pygpu's import raised (with the files it came through)."""
+    imported = stage(facts, "theano_import")
+    lines = [str(x) for x in imported.get("log") or []] + [str(imported.get("stderr") or "")]
+    err = stage(facts, "pygpu").get("error")
+    if isinstance(err, dict):
+        lines.append(f"{err.get('type')}: {err.get('message')}")
+        lines += [str(f.get("file")) for f in err.get("frames") or [] if isinstance(f, dict)]
+    return "\n".join(lines)
+
+
+def quoted_gpu_lines(facts: Facts) -> tuple[str, ...]:
+    """The log records about pygpu quoted for a finding: their first line, and the exception line
+    that ends a record with a traceback (`GpuArrayException: ...`)."""
+    quoted: list[str] = []
+    for record in stage(facts, "theano_import").get("log") or []:
+        lines = [line for line in str(record).splitlines() if line.strip()]
+        if not lines or not any(w in str(record) for w in ("pygpu", "GpuArrayException")):
+            continue
+        quoted.append(lines[0])
+        last = lines[-1].strip()
+        if len(lines) > 1 and ("Exception" in last or "Error" in last) and last != "NoneType: None":
+            quoted.append(last)
+    return tuple(dict.fromkeys(quoted))
+
+
+def mapped_gpu(facts: Facts) -> str | None:
+    """The GPU Theano reported opening (`Mapped name None to device cuda0: <name> (<bus id>)`)."""
+    found = MAPPED.search(str(stage(facts, "theano_import").get("stderr") or ""))
+    return f"{found['gpu'].strip()} as {found['device']}" if found else None
+
+
+def cuda_gpu_opened(facts: Facts) -> str | None:
+    """The GPU libgpuarray opened through the CUDA driver in the target, or None."""
+    if gpu_backend(facts).kind != "cuda" or stage(facts, "pygpu").get("pygpu_activated") is not True:
+        return None
+    return mapped_gpu(facts) or "a GPU"
+
+
+def wsl(facts: Facts) -> Json | None:
+    """WSL's marks found by the host probe (kernel version string, driver folder), or None."""
+    found = section(facts, "system").get("wsl")
+    return found if isinstance(found, dict) else None
 
 
 def os_label(facts: Facts) -> str:

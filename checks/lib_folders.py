@@ -54,16 +54,22 @@ def windows_folders(facts: Facts) -> tuple[list[Folder], str]:
 
 
 def ld_folders(facts: Facts) -> list[Folder]:
-    """LD_LIBRARY_PATH in order; the contents are known for toolkit library folders only."""
+    """LD_LIBRARY_PATH in order, with the GPU libraries each holds: listed by the host probe, or
+    (an older snapshot) known for toolkit library folders only."""
     lib_dirs: dict[str, Json] = {}
     for kit in toolkits(facts):
         lib_dirs.update(dict.fromkeys(kit_dirs(kit, "Linux", "lib64"), kit))
         if kit.get("lib_dir"):
             lib_dirs[norm_path(kit["lib_dir"], "Linux")] = kit
+    env = section(facts, "env")
+    listed = {str(d.get("dir")): d.get("files") for d in env.get("ld_library_files") or [] if isinstance(d, dict)}
     folders = []
-    for entry in dig(section(facts, "env"), "ld_library_path", default=[]) or []:
+    for entry in dig(env, "ld_library_path", default=[]) or []:
         owner = lib_dirs.get(norm_path(str(entry), "Linux"))
-        folders.append(Folder(str(entry), _files(owner.get("libraries") or []) if owner else None))
+        if owner:
+            folders.append(Folder(str(entry), _files(owner.get("libraries") or [])))
+        else:
+            folders.append(Folder(str(entry), _files(listed.get(str(entry)))))
     return folders
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, NamedTuple
 
 from packaging.requirements import InvalidRequirement, Requirement
@@ -186,10 +187,6 @@ def _cuda_note(facts: Facts, pygpu: dict[str, Any]) -> tuple[str | None, str]:
     cuda = str(device or "").startswith("cuda")
     if pygpu.get("pygpu_activated") and cuda:
         return None, f"it initialised device={device}: this build drives CUDA"
-    where = str(pygpu.get("file") or (pygpu.get("files") or {}).get("package_dir") or "")
-    if where.startswith("/usr/lib/python3/dist-packages/"):
-        text = ("this is Debian's python3-pygpu, which Debian builds against OpenCL, not CUDA")
-        return (text if cuda else None), text
     return None, ("whether this build supports CUDA cannot be told from its files (libgpuarray 0.7.6 loads the "
                   "CUDA driver at run time)")
 
@@ -224,12 +221,20 @@ def pygpu_version(facts: Facts, options: Options) -> Outcome:
     if not pygpu.get("ok") and isinstance(err, dict):
         text = f"{err.get('type')}: {err.get('message')}"
         missing = [n for n in needed if not any(f.endswith(n) or f.split("/")[-1].startswith(n) for f in found)]
+        module = re.search(r"No module named '?(\w+)", text)
+        imported = " Theano then cannot use the GPU (`pygpu was configured but could not be imported`)."
+        if module and module.group(1) != "pygpu" and "libgpuarray" not in text:
+            return Outcome(bad, f"{label} does not import: {text.splitlines()[0]}",
+                           cause=f"pygpu imports {module.group(1)}, which is not installed in this environment "
+                                 "(pygpu 0.7.6 imports mako and six: pygpu/reduction.py, pygpu/operations.py)."
+                                 + imported,
+                           remedy="Install it into the same environment: `pip install Mako six`.",
+                           details=tuple(details))
         cause = (f"pygpu's extension needs {', '.join(missing)}, and the loader cannot find it: libgpuarray is "
                  "missing or not on the library path." if missing or "libgpuarray" in text
                  else "pygpu is installed but broken.")
         return Outcome(bad, f"{label} does not import: {text.splitlines()[0]}",
-                       cause=cause + " Theano then cannot use the GPU (`pygpu was configured but could not be "
-                             "imported`).",
+                       cause=cause + imported,
                        remedy="Install pygpu and libgpuarray together (conda-forge's pygpu brings libgpuarray.so.3), "
                               "or put the folder holding libgpuarray on the library path. " + INSTALL_PYGPU,
                        details=tuple(details))

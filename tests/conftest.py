@@ -9,6 +9,7 @@ from typing import Callable
 import pytest
 
 from tests import legacy_envs
+from tests.driver_standins import compile_standins
 
 # Other people's repositories, input for scan: never collected (their tests import their packages).
 collect_ignore = ["scan_corpus"]
@@ -85,3 +86,9 @@ def theano_home(_shared_theano_home: Path, monkeypatch: pytest.MonkeyPatch) -> P
     monkeypatch.setenv("HOME", str(_shared_theano_home))
     monkeypatch.setenv("USERPROFILE", str(_shared_theano_home))
     return _shared_theano_home
+
+
+@pytest.fixture(scope="session")
+def standins(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The NVIDIA driver stand-ins (libcuda.so, libnvrtc.so, libcublas.so), compiled once a session."""
+    return compile_standins(tmp_path_factory.mktemp("standins"))

@@ -22,6 +22,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
+from tests.pygpu_build import install_pygpu
+
 MARKER = ".theanodoctor-test-env.json"
 # Read once at import: the tests' guard fixture later points HOME at a temporary folder.
 REAL_HOME = Path.home()
@@ -31,10 +33,11 @@ class EnvSpec(NamedTuple):
     name: str
     python: str  # "major.minor"
     packages: tuple[str, ...]
+    post: tuple[str, ...] = ()  # build steps after pip: "pygpu" (tests/pygpu_build.py)
 
     @property
     def key(self) -> str:
-        blob = json.dumps([self.python, sorted(self.packages)]).encode()
+        blob = json.dumps([self.python, sorted(self.packages)] + ([list(self.post)] if self.post else [])).encode()
         return hashlib.sha256(blob).hexdigest()[:10]
 
 
@@ -57,6 +60,12 @@ SPECS = {
         # in Theano 1.0.4); numpy 1.16.5 exports it again, so 1.0.3 works with 1.16.6.
         EnvSpec("theano103_np1162", "3.7", ("numpy==1.16.2", "scipy==1.2.1", "Theano==1.0.3")),
         EnvSpec("theano103_np116", "3.7", ("numpy==1.16.6", "scipy==1.2.1", "Theano==1.0.3")),
+        # Real pygpu + libgpuarray 0.7.6 (Debian 12's packages, extensions built for the env).
+        EnvSpec("gpu37", "3.7", ("numpy==1.16.6", "scipy==1.2.1", "Theano==1.0.5", "Mako==1.1.6"), ("pygpu",)),
+        EnvSpec("gpu27", "2.7", ("numpy==1.16.6", "scipy==1.2.1", "Theano==1.0.5", "Mako==1.1.6"), ("pygpu",)),
+        # pygpu without its dependency mako: `import pygpu` fails.
+        EnvSpec("gpu37_nomako", "3.7", ("numpy==1.16.6", "scipy==1.2.1", "Theano==1.0.5"), ("pygpu",)),
+        EnvSpec("gpu27_nomako", "2.7", ("numpy==1.16.6", "scipy==1.2.1", "Theano==1.0.5"), ("pygpu",)),
     )
 }
 
@@ -146,6 +155,8 @@ def _build(spec: EnvSpec, dest: Path) -> None:
             [str(env_python(dest)), "-m", "pip", "install", "--disable-pip-version-check",
              "--no-input", *spec.packages]
         )
+    if "pygpu" in spec.post:
+        install_pygpu(dest, env_python(dest), cache_root())
     (dest / MARKER).write_text(json.dumps({"spec": spec._asdict(), "interpreter": str(interpreter)}))
 
 

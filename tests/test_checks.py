@@ -182,16 +182,20 @@ def test_device_from_config_file_when_import_failed():
     assert outcome.status == "error" and "/home/bob/.theanorc" in outcome.message
 
 
-@pytest.mark.parametrize("status, device, expected", [
-    ("missing", "cpu", "ok"),
-    ("missing", "cuda", "error"),
-    ("timeout", "cpu", "timeout"),
-    ("error", "cpu", "error"),
+@pytest.mark.parametrize("status, device, opened, expected", [
+    ("missing", "cpu", False, "ok"),
+    ("missing", "cuda", False, "error"),
+    # NVML and nvidia-smi silent, but libgpuarray opened the GPU through the driver (tests/test_gpu_real.py).
+    ("missing", "cuda", True, "warn"),
+    ("missing", "opencl0:0", False, "ok"),
+    ("timeout", "cpu", False, "timeout"),
+    ("error", "cpu", False, "error"),
 ])
-def test_driver_states(status, device, expected):
+def test_driver_states(status, device, opened, expected):
     data = snapshot("linux_gtx1080ti_cuda102_ready")
     data["nvidia"] = {"status": status, "error": "no NVIDIA driver found (test)", "gpus": []}
     data = _with(data, _stages("theano_config", "values", "device"), {"value": device, "source": "THEANO_FLAGS"})
+    data = _with(data, _stages("pygpu", "pygpu_activated"), opened)
     assert result(judge(data), "nvidia-driver").status == expected
 
 

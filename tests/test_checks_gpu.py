@@ -211,10 +211,12 @@ def test_missing_driver_remedy_comes_from_the_table():
     for name, minimum in ((LINUX, ">= 440.33 on Linux"), (WINDOWS, ">= 441.22 on Windows")):
         data = snapshot(name)
         data["nvidia"] = {"status": "missing", "error": "no NVIDIA driver found", "gpus": []}
+        data["target"]["stages"]["pygpu"]["pygpu_activated"] = False  # without a driver no GPU opens
         out = outcome(data, "nvidia-driver")
         assert out.status == "error" and minimum in out.remedy and "[NV-COMPAT]" in out.remedy
     data = snapshot(LINUX)
     data["nvidia"] = {"status": "missing", "error": "no NVIDIA driver found", "gpus": []}
+    data["target"]["stages"]["pygpu"]["pygpu_activated"] = False
     data["cuda"]["toolkits"] = []
     assert outcome(data, "nvidia-driver").remedy == "Install the NVIDIA driver for your GPU, or use device=cpu."
 

@@ -26,6 +26,24 @@ WATCHED = (
 )
 
 
+# The libraries libgpuarray dlopen()s (and their versioned files): listed for each LD_LIBRARY_PATH
+# folder, so the checks know what the loader will find there.
+GPU_LIBRARY_PREFIXES = ("libcuda.so", "libnvrtc.so", "libnvrtc-builtins.so", "libcublas.so", "libOpenCL.so",
+                        "libcudnn.so")
+
+
+def ld_library_files(folders: list[str]) -> list[Json]:
+    """Each folder with the GPU libraries in it; ``files`` is None when it cannot be read."""
+    listed: list[Json] = []
+    for folder in folders:
+        try:
+            names: list[str] | None = sorted(n for n in os.listdir(folder) if n.startswith(GPU_LIBRARY_PREFIXES))
+        except OSError:
+            names = None
+        listed.append({"dir": folder, "files": names})
+    return listed
+
+
 def probe_env(env: Mapping[str, str] | None = None, os_name: str | None = None) -> Json:
     started = time.monotonic()
     os_name = os_name_or_current(os_name)
@@ -40,6 +58,7 @@ def probe_env(env: Mapping[str, str] | None = None, os_name: str | None = None) 
             pathsep=pathsep(os_name),
             path=split_paths(values.get("PATH"), os_name),
             ld_library_path=ld_path if os_name != WINDOWS else [],
+            ld_library_files=ld_library_files(ld_path) if os_name != WINDOWS else [],
             vars={n: values[n] for n in names},
         )
     except Exception as exc:  # a mapping with non-string values, ...

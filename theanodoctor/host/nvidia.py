@@ -9,12 +9,14 @@ from __future__ import annotations
 import csv
 import os
 import re
+import shutil
 import time
 from typing import Any, Callable
 
 from theanodoctor import proc
 from theanodoctor.facts import Json, envelope
 from theanodoctor.host.common import call_with_timeout, describe, first_line
+from theanodoctor.host.system import WSL_LIB
 
 # NVML's ways of saying "there is no (loaded) driver here".
 _NO_DRIVER = {"NVMLError_LibraryNotFound", "NVMLError_DriverNotLoaded", "NVMLError_NotFound"}
@@ -162,21 +164,25 @@ def _smi_snapshot(smi: str, timeout: float) -> tuple[proc.ProcResult, Json | Non
                     "cuda_driver_version": match.group(1) if match else None}
 
 
-def _default_smi() -> str:
+def _default_smi(wsl_lib: str = WSL_LIB) -> str:
     # Drivers before ~R450 on Windows installed nvidia-smi.exe outside PATH.
     if os.name == "nt":
         legacy = os.path.join(os.environ.get("ProgramFiles", r"C:\Program Files"),
                               "NVIDIA Corporation", "NVSMI", "nvidia-smi.exe")
         if os.path.isfile(legacy):
             return legacy
+    # WSL2 mounts the Windows driver's nvidia-smi in its driver folder, which may not be on PATH.
+    wsl_smi = os.path.join(wsl_lib, "nvidia-smi")
+    if os.name == "posix" and shutil.which("nvidia-smi") is None and os.path.isfile(wsl_smi):
+        return wsl_smi
     return "nvidia-smi"
 
 
 def probe_nvidia(timeout: float = 5.0, smi: str | None = None,
-                 nvml: Callable[[], Any] | None = None) -> Json:
+                 nvml: Callable[[], Any] | None = None, wsl_lib: str = WSL_LIB) -> Json:
     """``nvml`` returns the pynvml module (or an object with its API); injectable for tests."""
     started = time.monotonic()
-    smi = smi or _default_smi()
+    smi = smi or _default_smi(wsl_lib)
     status, value = call_with_timeout(lambda: _nvml_snapshot(nvml or _default_nvml), timeout)
     if status == "ok":
         return envelope("ok", None, time.monotonic() - started, source="nvml", nvml_error=None,

@@ -57,7 +57,9 @@ WANTED_DISTS = ("numpy", "scipy", "Theano", "Theano-PyMC", "pygpu", "mkl-service
 CONFIG_KEYS = ("device", "floatX", "cxx", "base_compiledir", "compiledir", "blas.ldflags",
                "gpuarray.preallocate", "dnn.enabled", "cuda.root", "dnn.base_path",
                "dnn.library_path", "dnn.include_path", "mode", "init_gpu_device", "force_device",
-               "optimizer", "linker")
+               "optimizer", "linker", "contexts")
+# Libraries libgpuarray dlopen()s at run time; which of them the process mapped proves they loaded.
+GPU_LIBRARY_WORDS = ("libcuda.so", "libnvrtc.so", "libcublas.so", "libOpenCL.so", "libclblas", "libclblast")
 
 # The script's own folder must not shadow anything the target imports.
 if sys.path and os.path.abspath(sys.path[0] or ".") == os.path.dirname(os.path.abspath(__file__)):
@@ -617,7 +619,7 @@ def gpu_requested(stages):
         value = (values.get(key) or {}).get("value") or ""
         if value.startswith("cuda") or value.startswith("opencl"):
             return True
-    return False
+    return "->" in ((values.get("contexts") or {}).get("value") or "")
 
 
 def pygpu_package_dir():
@@ -717,6 +719,8 @@ def stage_pygpu(stages):
         result[key] = attempt([], key, getter) if getter is not None else None
     if os.path.exists("/proc/self/maps"):
         result["libgpuarray_loaded"] = attempt([], "maps", loaded_libraries, "libgpuarray")
+        result["gpu_libraries_loaded"] = dict(
+            (word, attempt([], "maps", loaded_libraries, word) or []) for word in GPU_LIBRARY_WORDS)
     return result
 
 
