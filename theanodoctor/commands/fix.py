@@ -19,6 +19,7 @@ Exit codes:
   2  usage error (bad option, unknown fix id or --cuda version, no --yes
      without a terminal to ask on)
   3  the doctor or a probe failed
+  130  stopped by Ctrl-C (143: SIGTERM, 129: SIGHUP); nothing it started is left running
 """
 
 

@@ -20,6 +20,7 @@ Exit codes:
   1  conflict: no stack satisfies them (the conflicts and ways out are printed)
   2  usage error (unknown GPU name, bad version, existing --output without --force)
   3  the doctor or the probe failed (--from-machine)
+  130  stopped by Ctrl-C (143: SIGTERM, 129: SIGHUP); nothing it started is left running
 """
 
 _VERSION = re.compile(r"^\d+(\.\d+)+$")
@@ -189,6 +190,7 @@ Exit codes:
   2  usage error (non-empty --prefix, existing conda env, no interpreter for the venv, a stack
      for another OS than this machine's without --dry-run)
   3  a provisioning command failed or timed out (see the log), or the doctor failed
+  130  stopped by Ctrl-C (143: SIGTERM, 129: SIGHUP); nothing it started is left running
 """
 
 

@@ -23,6 +23,7 @@ Exit codes:
   1  a machine has a blocking problem (a check error, a failed smoke test)
   2  usage error (no input, or no input file could be used)
   3  the doctor failed
+  130  stopped by Ctrl-C (143: SIGTERM, 129: SIGHUP); nothing it started is left running
 """
 
 
