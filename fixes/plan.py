@@ -69,4 +69,12 @@ def affected_checks(results: Iterable[Result], plan: Plan) -> list[str]:
             or (r.id in ("python-stack", "theano-import") and "blas-ldflags" in fixes)]
 
 
-__all__ = ["FIX_IDS", "Note", "Plan", "UnknownFix", "affected_checks", "make_plan", "wanted_fixes"]
+def left_blocking(results: Iterable[Result], plan: Plan) -> list[Result]:
+    """The errors this plan does not repair: no fix id, a repair that was not planned, or one
+    that only prints commands (they stay errors until the user runs them)."""
+    applied = {f for a in plan.applicable for f in a.fix_ids}
+    return [r for r in results if r.status == "error" and r.outcome.fix_id not in applied]
+
+
+__all__ = ["FIX_IDS", "Note", "Plan", "UnknownFix", "affected_checks", "left_blocking", "make_plan",
+           "wanted_fixes"]
