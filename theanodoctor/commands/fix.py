@@ -158,7 +158,10 @@ def _say_blocking(fmt: str, blocking: list[Any], plan: Any, after: bool) -> None
 @click.command(epilog=FIX_EXIT_CODES_HELP)
 @python_option
 @click.option("--from", "snapshot", metavar="FILE", type=click.Path(dir_okay=False),
-              help="Plan from a saved snapshot (`theanodoctor report --format json`) instead of probing.")
+              help="Plan from a saved snapshot (`theanodoctor report --format json`) instead of probing. "
+                   "A report is redacted by default (the home folder as ~): its config files are edited "
+                   "only where this home holds the same file; the rest needs the machine the report came "
+                   "from (or `report --no-redact`), and the plan says so.")
 @click.option("--cuda", metavar="X.Y", help="Target this CUDA toolkit: write .theanorc for it and add the DLL "
               "or soname aliases it needs.")
 @click.option("--yes", "-y", is_flag=True, help="Apply without asking (CI).")

@@ -89,7 +89,8 @@ def render_blocking(blocking: Sequence[Any], printed: set[str], style: Style, af
     for result in blocking:
         fix_id = result.outcome.fix_id
         todo = ("run the commands printed above" if fix_id in printed else
-                "not planned in this run" if fix_id else "no repair in `fix` covers it: edit by hand")
+                f"its repair {fix_id} is not in this plan (see the notes)" if fix_id else
+                "no repair of `fix` covers it: do what the arrow says")
         lines.append(f"  {result.id}: {result.outcome.message} ({todo})")
         if result.outcome.remedy and fix_id not in printed:
             lines.append(f"      {_arrow(style)} {result.outcome.remedy}")
