@@ -7,6 +7,7 @@ from theanodoctor.engine import Options, Outcome, check, error, ok, skipped
 from theanodoctor.facts import Facts, section
 
 from .common import flavour, probe_ran, stage
+from .numpy_pin import numpy_remedy
 
 
 def failure_text(result: dict) -> str:
@@ -15,6 +16,9 @@ def failure_text(result: dict) -> str:
     lines += _notable(result)
     return "\n".join(lines)
 
+
+# Causes that are "this numpy is too new for Theano": their remedy is the concrete numpy pin.
+NUMPY_TOO_NEW = frozenset({"numpy-bool-alias", "numpy2-c-api"})
 
 # Printed by every Cython extension built against an older numpy; harmless and never shown to
 # users by Python's default filters, so not worth a line in the report.
@@ -78,5 +82,10 @@ def theano_import(facts: Facts, options: Options) -> Outcome:
                      cause="not a failure this doctor knows yet",
                      remedy="Run `theanodoctor report` and include it when asking for help.",
                      details=frames)
-    return error(f"import theano fails: {headline}", cause=known.cause, remedy=known.remedy, fix_id=known.fix,
-                 details=frames + (f"known failure: {known.id} (source: {known.source})",))
+    remedy = known.remedy
+    commands: tuple[str, ...] = ()
+    concrete = numpy_remedy(facts) if known.id in NUMPY_TOO_NEW else None
+    if concrete is not None:  # the remedy python-stack gives for the same cause, word for word
+        remedy, commands = concrete.text, tuple(filter(None, [concrete.command]))
+    return error(f"import theano fails: {headline}", cause=known.cause, remedy=remedy, fix_id=known.fix,
+                 commands=commands, details=frames + (f"known failure: {known.id} (source: {known.source})",))
