@@ -52,6 +52,19 @@ def _interrupted(target: dict) -> Outcome:
                  details=(target.get("error") or "",))
 
 
+def _unreadable_config(facts: Facts, err: dict) -> str | None:
+    """`import theano` failed inside configparser, and a config file Theano reads fails to decode
+    or parse: that file is the cause (the config checks name what is wrong with it)."""
+    if not any("configparser" in str(f.get("file")) for f in err.get("frames", []) if isinstance(f, dict)):
+        return None
+    for rc in section(facts, "theanorc").get("files") or []:
+        parse = rc.get("parse") if isinstance(rc, dict) else None
+        if isinstance(parse, dict) and rc.get("exists") and parse.get("ok") is False:
+            return (f"Theano's config reader failed on {rc.get('path')}: {parse.get('error_type')}: "
+                    f"{parse.get('error')}")
+    return None
+
+
 @check("theano-import", "`import theano` works in the target", area="python")
 def theano_import(facts: Facts, options: Options) -> Outcome:
     target = section(facts, "target")
@@ -77,6 +90,11 @@ def theano_import(facts: Facts, options: Options) -> Outcome:
         if isinstance(f, dict)
     )
     known = kb_causes.diagnose(failure_text(result))
+    unreadable = _unreadable_config(facts, err) if known is None else None
+    if unreadable:
+        return error(f"import theano fails: {headline}", cause=unreadable,
+                     remedy="Make that file a UTF-8 text file Theano can parse, or move it away: theanorc-encoding "
+                            "and theanorc-parse say what is wrong with it.", details=frames)
     if known is None:
         return error(f"import theano fails: {headline}",
                      cause="not a failure this doctor knows yet",

@@ -4,6 +4,9 @@ the real legacy environments and real files, one claim per test."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
+
+import pytest
 
 from tests.cli_helpers import doctor, result
 
@@ -36,3 +39,48 @@ def test_no_pip_pin_is_offered_where_no_wheel_can_satisfy_it(legacy_python: Call
     stack = result(_check(legacy_python("numpy2_311")), "python-stack")
     assert stack["status"] == "error" and stack["commands"] == []
     assert "build an environment with Python 3.10, numpy 1.21.6 and scipy 1.7.3" in stack["remedy"]
+
+
+# The head of a real ELF executable: NUL bytes (which once made it look like UTF-16) and bytes
+# that are not UTF-8. People do end up with such a file as ~/.theanorc (a copy gone wrong).
+BINARY = bytes.fromhex("7f454c4602010100000000000000000003003e0001000000d06d0000000000004000000000000000")
+
+
+def test_a_binary_config_file_is_named_as_the_cause_everywhere(
+        legacy_python: Callable[[str], str], guard_home: Path) -> None:
+    (guard_home / ".theanorc").write_bytes(BINARY)
+    python = legacy_python("healthy37")
+    doc = _check(python)
+    imported, encoding = result(doc, "theano-import"), result(doc, "theanorc-encoding")
+    assert imported["status"] == encoding["status"] == "error"
+    assert "UnicodeDecodeError" in imported["message"]  # what real Theano 1.0.5 raised
+    assert imported["cause"].startswith(f"Theano's config reader failed on {guard_home / '.theanorc'}")
+    assert "not a failure this doctor knows" not in imported["cause"]
+    assert encoding["message"].endswith("is not UTF-8 text (binary, or another encoding): Theano cannot read it")
+    assert "UTF-16" not in encoding["message"]
+    report = doctor("report", "--python", python)
+    assert "_the config file ~/.theanorc cannot be read the way Theano reads it (UnicodeDecodeError)" in report.out
+    assert "nothing set by THEANO_FLAGS or a config file" not in report.out
+
+
+@pytest.mark.parametrize(("content", "says"), [
+    ('{"hello": 1}', "no schema_version (its keys: hello)"),
+    ("[1, 2]", "it is a JSON list, not an object"),
+])
+def test_check_from_a_json_file_that_is_not_a_snapshot_says_what_it_is_not(
+        tmp_path: Path, content: str, says: str) -> None:
+    path = tmp_path / "other.json"
+    path.write_text(content)
+    run = doctor("check", "--from", str(path))
+    assert run.code == 2
+    assert f"{path} is not a theanodoctor snapshot: {says}" in run.err
+    assert "schema_version None" not in run.err
+
+
+def test_check_from_reads_the_json_of_check_itself(tmp_path: Path, legacy_python: Callable[[str], str]) -> None:
+    first = doctor("check", "--python", legacy_python("healthy37"), "--format", "json")
+    path = tmp_path / "check.json"
+    path.write_text(first.out)
+    again = doctor("check", "--from", str(path), "--format", "json")
+    assert again.code == first.code == 0
+    assert again.json()["verdict"] == first.json()["verdict"]

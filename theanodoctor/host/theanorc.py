@@ -64,16 +64,24 @@ def theanorc_paths(env: Mapping[str, str] | None = None, home: str | None = None
     return paths
 
 
+def _is_text(data: bytes, codec: str) -> bool:
+    try:
+        text = data[: len(data) // 2 * 2].decode(codec)
+    except UnicodeDecodeError:
+        return False
+    return all(ch.isprintable() or ch in "\r\n\t" for ch in text)
+
+
 def encoding_of(data: bytes) -> tuple[str | None, bool, str | None]:
     """(encoding label, has BOM, codec to show the text with)."""
     for bom, label, codec in _BOMS:
         if data.startswith(bom):
             return label, True, codec
-    # UTF-16 without a BOM: ASCII text with every other byte NUL.
-    if len(data) >= 2 and data[1::2].count(0) * 2 > len(data) // 2:
-        return "utf-16-le", False, "utf-16-le"
-    if len(data) >= 2 and data[0::2].count(0) * 2 > len(data) // 2:
-        return "utf-16-be", False, "utf-16-be"
+    # UTF-16 without a BOM: ASCII text with every other byte NUL, that decodes to text (a
+    # binary file has NUL bytes too, but does not decode to printable text).
+    for zeros, codec in ((data[1::2], "utf-16-le"), (data[0::2], "utf-16-be")):
+        if len(data) >= 2 and zeros.count(0) * 2 > len(data) // 2 and _is_text(data, codec):
+            return codec, False, codec
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
