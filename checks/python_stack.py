@@ -44,10 +44,12 @@ def python_stack(facts: Facts, options: Options) -> Outcome:
         if blocked:
             return error("neither Theano nor Theano-PyMC is installed, and Theano cannot be installed here",
                          cause=blocked[0].message.format(python=python), remedy=blocked[0].remedy,
-                         details=(f"source: {blocked[0].source}",))
+                         details=(f"source: {blocked[0].source}",), data={"no_theano": True})
         return error("neither Theano nor Theano-PyMC is installed in this environment",
                      remedy="Install Theano 1.0.5 (`pip install Theano==1.0.5`) into it, or point "
-                            "the doctor at the right environment with --python.")
+                            "the doctor at the right environment with --python; `theanodoctor resolve "
+                            "--from-machine` and `theanodoctor provision` build a new one.",
+                     data={"no_theano": True})
     theano = dist_version(facts, flav) or "?"
     numpy = dist_version(facts, "numpy")
     if python is None or numpy is None:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli_helpers import doctor, result
+from tests.legacy_envs import find_interpreter
 
 
 def _check(python: str, *args: str) -> dict:
@@ -84,3 +85,48 @@ def test_check_from_reads_the_json_of_check_itself(tmp_path: Path, legacy_python
     again = doctor("check", "--from", str(path), "--format", "json")
     assert again.code == first.code == 0
     assert again.json()["verdict"] == first.json()["verdict"]
+
+
+def test_explain_says_fix_only_prints_package_commands() -> None:
+    run = doctor("explain", "--text", "AttributeError: module 'numpy' has no attribute 'bool'.")
+    assert run.code == 0, run.err
+    assert "`theanodoctor fix --only env-packages` prints the commands to run (it never runs them)" in run.out
+    assert "env-packages` can do this" not in run.out
+
+
+def test_a_machine_without_theano_is_told_so_and_where_to_go() -> None:
+    """The machine's own interpreters (pyenv's, on PATH) have no Theano: the verdict says there is
+    no Theano, the list says how many more it looked at, and the remedy names resolve and provision."""
+    env = {"PYENV_ROOT": str(find_interpreter("3.7").parents[3])}  # where the legacy envs come from
+    doc = doctor("check", "--format", "json", env=env).json()
+    looked = result(doc, "target-probe")["details"]
+    assert len(looked) > 3, looked  # the test machine has the pyenv interpreters 2.7 and 3.6-3.13
+    run = doctor("check", env=env)
+    assert run.code == 1, run.err
+    assert run.out.rstrip().splitlines()[-1] == (
+        "Verdict: No Theano: 1 error (`theanodoctor resolve` / `provision` build an environment)")
+    assert len([line for line in run.out.splitlines() if "looked at " in line]) == 3
+    assert f"and {len(looked) - 3} more (-v shows them)" in run.out
+    assert "`theanodoctor resolve --from-machine`" in run.out and "`theanodoctor provision" in run.out
+
+
+def test_lc_all_c_gets_ascii_glyphs(legacy_python: Callable[[str], str]) -> None:
+    run = doctor("check", "--python", legacy_python("healthy37"), env={"LC_ALL": "C"})
+    assert run.code == 0, run.err
+    assert run.out.startswith("[ok] target-probe: ")
+    assert not [ch for ch in run.out if ord(ch) > 127]
+
+
+def test_fix_cuda_without_that_toolkit_names_the_next_step(tmp_path: Path) -> None:
+    run = doctor("fix", "--cuda", "7.5", "--dry-run", env={"THEANODOCTOR_STATE_DIR": str(tmp_path)})
+    assert run.code == 2
+    assert "Usage:" not in run.err
+    assert "Install the CUDA 7.5 toolkit first (`theanodoctor resolve --cuda 7.5` lists" in run.err
+
+
+def test_resolve_without_constraints_says_it_is_not_fitted_to_this_machine() -> None:
+    run = doctor("resolve", "--emit", "conda")
+    assert run.code == 0, run.err
+    assert "not one fitted to this machine: --from-machine fits it" in run.err
+    fitted = doctor("resolve", "--cpu-only", "--emit", "conda")
+    assert "no constraints given" not in fitted.err

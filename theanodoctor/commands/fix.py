@@ -34,7 +34,9 @@ def _cuda_kit(facts: Any, wanted: str) -> dict[str, Any]:
     found = [k for k in kits if k.get("version") == wanted]
     if not found:
         have = ", ".join(kit_label(k) for k in kits) or "no CUDA toolkit at all"
-        raise click.UsageError(f"CUDA {wanted} was not found; found: {have}")
+        raise Failure(f"CUDA {wanted} was not found; found: {have}. Install the CUDA {wanted} toolkit first "
+                      f"(`theanodoctor resolve --cuda {wanted}` lists the driver, cuDNN and compiler it needs); "
+                      "`fix` never installs a toolkit.", 2)
     return found[0]
 
 

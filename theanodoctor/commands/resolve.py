@@ -136,6 +136,12 @@ def resolve(from_machine: bool, emit_kind: str | None = None, output: str | None
     if output and not emit_kind:
         raise click.UsageError("--output needs --emit conda|pip|theanorc")
     res = run_resolution(opts, fmt, from_machine)
+    unasked = None
+    if not from_machine and not any(v for k, v in opts.items() if k != "profile") and not opts.get("profile"):
+        unasked = ("no constraints given, so this is the default stack, not one fitted to this machine: "
+                   "--from-machine fits it to this machine (its GPU or none), --cpu-only asks for no GPU")
+        if fmt == "text":
+            note(unasked)
     text = None
     if emit_kind and res.resolved:
         from theanodoctor.resolver.emit import EMITTERS, write_new
@@ -145,6 +151,8 @@ def resolve(from_machine: bool, emit_kind: str | None = None, output: str | None
             write_new(output, text, force)
     if fmt == "json":
         document = res.to_dict()
+        if unasked:
+            document["note"] = unasked
         if emit_kind:
             document["emitted"] = {"kind": emit_kind, "path": output, "text": text}
         emit(json_doc(document))
