@@ -135,7 +135,9 @@ def test_inline_comment_in_a_string_is_a_warning(check_with: Callable[..., Doc])
     assert found["status"] == "warn" and "comment included" in found["details"][0]
     # real Theano took the whole text as the value
     assert doc["facts"]["target"]["stages"]["theano_config"]["values"]["blas.ldflags"]["value"] == "-lblas # fast"
-    assert doc["verdict"] == "CPU only (1 warning)"
+    # and there is no libblas on this machine to link with: that is an error of its own
+    assert "the linker cannot find -lblas" in outcome(doc, "theanorc-build")["message"]
+    assert doc["verdict"] == "Broken: 1 error"
 
 
 def test_dnn_enabled_true_is_refused(check_with: Callable[..., Doc]) -> None:

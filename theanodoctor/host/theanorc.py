@@ -119,7 +119,9 @@ def parse_like_theano(data: bytes, path: str) -> Json:
     return result
 
 
-def inspect_file(path: str) -> Json:
+def inspect_file(path: str, env: Mapping[str, str] | None = None) -> Json:
+    """``env``: the environment Theano's compiler runs with, to resolve the build settings the
+    file names (None: the file is not on this machine's OS, so they are not resolved)."""
     entry: Json = {"path": path, "exists": os.path.exists(path), "size": None,
                    "readable": False, "encoding": None, "bom": False, "line_endings": None,
                    "parse": None, "text_head": None, "error": None}
@@ -137,6 +139,10 @@ def inspect_file(path: str) -> Json:
     text = data.decode(codec or "utf-8", errors="replace")
     entry.update(encoding=label, bom=bom, line_endings=line_endings(text),
                  text_head=text[:HEAD_CHARS], parse=parse_like_theano(data, path))
+    if env is not None and entry["parse"]["ok"]:
+        from theanodoctor.host.buildflags import resolve_build
+
+        entry["build"] = resolve_build(entry["parse"]["sections"], env)
     return entry
 
 
@@ -167,7 +173,8 @@ def probe_theanorc(env: Mapping[str, str] | None = None, home: str | None = None
         values = normalize_env(env, os_name)
         home = home or default_home(values, os_name)
         paths = theanorc_paths(values, home, os_name)
-        files = [inspect_file(p) for p in paths]
+        here = os_name == os_name_or_current(None)
+        files = [inspect_file(p, dict(os.environ if env is None else env) if here else None) for p in paths]
         return envelope("ok", None, time.monotonic() - started, home=home,
                         theanorc_env=values.get("THEANORC"), files=files,
                         lookalikes=lookalikes(home, paths, os.getcwd() if cwd is None else cwd))
