@@ -18,8 +18,9 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator, NamedTuple
+from typing import NamedTuple
 
 MARKER = ".theanodoctor-test-env.json"
 # Read once at import: the tests' guard fixture later points HOME at a temporary folder.

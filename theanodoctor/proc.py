@@ -100,7 +100,7 @@ class Milestone(NamedTuple):
     within: float
     marker: bytes
     reached: Callable[[bytes], bool]
-    what: str  # "its first stage", for the message
+    what: str  # "the first stage", for the message
 
 
 def finish(proc: subprocess.Popen[bytes], timeout: float, started: float, keep: int = MAX_KEPT_CHARS,
