@@ -6,7 +6,7 @@ import importlib
 MODULES = (
     "target", "python_stack", "theano_import", "packages",
     "driver", "gpu", "toolkit", "libraries", "linux_libs", "cudnn", "compiler",
-    "theanorc", "config_values", "theano_flags", "device", "cache",
+    "theanorc", "config_values", "config_quotes", "config_build", "theano_flags", "device", "cache",
 )
 
 for _name in MODULES:

@@ -40,6 +40,15 @@ def _describe(entry: dict) -> str:
 
 @check("cxx-compiler", "A C++ compiler is available to Theano", area="compiler")
 def cxx_compiler(facts: Facts, options: Options) -> Outcome:
+    missing = _configured_but_missing(facts)
+    if missing:
+        value, path = missing
+        return error(f"the compiler the config names, {value} (from {path}), is not on this machine",
+                     cause="Theano runs the configured `cxx` and does not fall back to another compiler: "
+                           f"`import theano` fails with `AssertionError: [Errno 2] No such file or directory: "
+                           f"'{value}'` (reproduced by tests/test_config_build.py).",
+                     remedy=f"Set `cxx` in {path} to a compiler that is installed, or remove the line (Theano "
+                            "then uses g++ from PATH).")
     if probe_ran(facts) and stage(facts, "theano_import").get("ok"):
         cxx, source = config_value(facts, "cxx")
         if cxx:
@@ -54,6 +63,17 @@ def cxx_compiler(facts: Facts, options: Options) -> Outcome:
     if section(facts, "compilers").get("status") != "ok":
         return Outcome("skipped", "compilers were not probed")
     return error("no C++ compiler found on PATH", cause=NO_CXX, remedy=_install_hint(facts))
+
+
+def _configured_but_missing(facts: Facts) -> tuple[str, str] | None:
+    """(value, file) when the `cxx` in effect comes from a config file and names no compiler here."""
+    _, source = config_value(facts, "cxx")
+    for rc in section(facts, "theanorc").get("files") or []:
+        build = rc.get("build") if isinstance(rc, dict) else None
+        cxx = build.get("cxx") if isinstance(build, dict) else None
+        if isinstance(cxx, dict) and not cxx.get("found") and source == f"file:{rc.get('path')}":
+            return str(cxx.get("value")), str(rc.get("path"))
+    return None
 
 
 # -- which compiler, and does it fit the target Python ------------------------------------------

@@ -51,6 +51,36 @@ def fallback_kinds() -> dict[str, KeyKind]:
     }
 
 
+class ReleaseKeys(NamedTuple):
+    """Every option one release registers: key -> kind, enum key -> its values."""
+
+    flavour: str
+    version: str
+    kinds: dict[str, str]
+    options: dict[str, tuple[str, ...]]
+    source: str
+
+
+@knowledge.table
+def release_tables() -> tuple[ReleaseKeys, ...]:
+    found = []
+    for row in knowledge.rows(TABLE, "releases"):
+        keys, enum = row.get("keys"), row.get("enum") or {}
+        if not isinstance(keys, dict) or not isinstance(enum, dict):
+            raise knowledge.KnowledgeError(f"{knowledge.where(TABLE, row)}: keys and enum must be mappings")
+        found.append(ReleaseKeys(knowledge.text(TABLE, row, "flavour"), knowledge.text(TABLE, row, "version"),
+                                 {str(k): str(v) for k, v in keys.items()},
+                                 {str(k): tuple(map(str, v)) for k, v in enum.items()},
+                                 knowledge.text(TABLE, row, "source")))
+    return tuple(found)
+
+
+def release_keys(flav: str | None, version: str | None) -> ReleaseKeys | None:
+    """The options release ``version`` of ``flav`` knows, when a table has that release: the one
+    question the config checks ask when the target cannot answer it itself."""
+    return next((r for r in release_tables() if r.flavour == flav and r.version == version), None)
+
+
 # -- the keys Theano knows ------------------------------------------------------------------
 
 class Registry(NamedTuple):
@@ -61,6 +91,7 @@ class Registry(NamedTuple):
     options: dict[str, tuple[str, ...]]
     sep: str
     complete: bool
+    table: str | None = None  # the release table used because the target could not say (its source)
 
     def split(self, key: str) -> tuple[str, str]:
         head, found, option = key.rpartition(self.sep)
@@ -83,8 +114,9 @@ class Registry(NamedTuple):
 
     def closest(self, name: str) -> str | None:
         """The key spelled most like ``name``, if one is close."""
-        close = difflib.get_close_matches(name, sorted(self.keys), n=1, cutoff=0.8)
-        return close[0] if close else None
+        lowered = {k.lower(): k for k in sorted(self.keys)}  # option names are case-insensitive
+        close = difflib.get_close_matches(name.lower(), list(lowered), n=1, cutoff=0.75)
+        return lowered[close[0]] if close else None
 
 
 def _dunder(facts: Facts) -> bool:
@@ -112,6 +144,11 @@ def registry(facts: Facts) -> Registry:
         return Registry(frozenset(str(k) for k in known), {str(k): str(v) for k, v in kinds.items()},
                         {str(k): tuple(map(str, v)) for k, v in options.items() if isinstance(v, list)},
                         sep, True)
+    flav = flavour(facts)
+    release = release_keys(flav, dist_version(facts, flav) if flav else None)
+    if release is not None and sep == ".":
+        return Registry(frozenset(release.kinds), dict(release.kinds), dict(release.options), sep, True,
+                        f"{release.flavour} {release.version}'s own list of options ({release.source})")
     table = {k.key.replace(".", sep): k for k in fallback_kinds().values()}
     return Registry(frozenset(table), {k: v.kind for k, v in table.items()},
                     {k: v.options for k, v in table.items() if v.options}, sep, False)

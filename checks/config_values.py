@@ -8,6 +8,7 @@ and enum options; when it is missing (``import theano`` failed) these checks fal
 
 from __future__ import annotations
 
+import difflib
 import re
 
 from theanodoctor.engine import Options, Outcome, check, error, ok, skipped, warn
@@ -71,11 +72,21 @@ def suggestion(reg: Registry, sect: str, option: str) -> str:
             return f"Theano-PyMC needs the section renamed: [{dunder}]"
     if sect.lower() != sect and reg.lookup(sect.lower(), option):
         return f"section names are case-sensitive: [{sect.lower()}]"
-    same = reg.same_option(option)
-    meant = same[0] if same else reg.closest(reg.name(sect, option))
-    if meant:
-        s, o = reg.split(meant)
-        return f"did you mean [{s}] {o}?"
+    if option.startswith("//"):
+        return "`//` does not start a comment in a config file (only # and ; at the start of a line do)"
+    if option.lower().startswith("config."):
+        bare = option[len("config."):]
+        key = reg.lookup(*reg.split(bare)) if reg.sep in bare else reg.lookup(sect, bare)
+        if key:
+            s, o = reg.split(key)
+            return f"drop the `config.` prefix: [{s}] {o}"
+    same = reg.same_option(option) or [k for k in [reg.closest(reg.name(sect, option))] if k]
+    # Most like the section written first; a section spelled almost right is the one meant.
+    same.sort(key=lambda k: -difflib.SequenceMatcher(None, sect, reg.split(k)[0]).ratio())
+    if same and difflib.SequenceMatcher(None, sect, reg.split(same[0])[0]).ratio() >= 0.75:
+        same = same[:1]
+    if same:
+        return "did you mean " + " or ".join("[{}] {}".format(*reg.split(k)) for k in same[:3]) + "?"
     return ""
 
 
@@ -107,8 +118,9 @@ def theanorc_unknown_keys(facts: Facts, options: Options) -> Outcome:
                        "only the known removed options ([lib] cnmem, [nvcc]) were looked for, and none is there")
     if not found:
         return ok(f"every key in {len(files)} config file{'s' if len(files) != 1 else ''} is known to Theano")
-    note = "" if reg.complete else (" Theano's own list of keys is unavailable (`import theano` failed), so only "
-                                    "the known removed options were looked for.")
+    note = (f" `import theano` failed in the target, so the file was judged against {reg.table}." if reg.table
+            else "" if reg.complete else (" Theano's own list of keys is unavailable (`import theano` failed), so "
+                                          "only the known removed options were looked for."))
     return warn(f"{labels[0]} is ignored by Theano" if len(found) == 1
                 else f"{len(found)} config keys that Theano ignores, first {labels[0]}",
                 cause="Theano looks up only the keys it registers: any other key in a config file is ignored "

@@ -9,6 +9,7 @@ from theanodoctor.engine import Options, Outcome, check, error, ok, skipped
 from theanodoctor.facts import Facts
 
 from .common import dist_version, flavour, is_set, python_version, stage
+from .numpy_pin import numpy_remedy
 
 
 def _matches(spec: object, version: str) -> bool:
@@ -44,10 +45,12 @@ def python_stack(facts: Facts, options: Options) -> Outcome:
         if blocked:
             return error("neither Theano nor Theano-PyMC is installed, and Theano cannot be installed here",
                          cause=blocked[0].message.format(python=python), remedy=blocked[0].remedy,
-                         details=(f"source: {blocked[0].source}",))
+                         details=(f"source: {blocked[0].source}",), data={"no_theano": True})
         return error("neither Theano nor Theano-PyMC is installed in this environment",
                      remedy="Install Theano 1.0.5 (`pip install Theano==1.0.5`) into it, or point "
-                            "the doctor at the right environment with --python.")
+                            "the doctor at the right environment with --python; `theanodoctor resolve "
+                            "--from-machine` and `theanodoctor provision` build a new one.",
+                     data={"no_theano": True})
     theano = dist_version(facts, flav) or "?"
     numpy = dist_version(facts, "numpy")
     if python is None or numpy is None:
@@ -60,12 +63,16 @@ def python_stack(facts: Facts, options: Options) -> Outcome:
         worst = "broken" if any(r.result == "broken" for r in hits) else "degraded"
         fmt = {"python": python, "numpy": numpy, "python_exe": exe}
         first = next(r for r in hits if r.result == worst)
+        remedy, commands = first.remedy, tuple(c.format(**fmt) for r in hits for c in r.commands)
+        concrete = numpy_remedy(facts) if first.numpy is not None and first.commands else None
+        if concrete is not None:  # the same words theano-import uses for the error this causes
+            remedy, commands = concrete.text, tuple(filter(None, [concrete.command]))
         return Outcome(
             "error" if worst == "broken" else "warn",
             f"{label}: {'does not work' if worst == 'broken' else 'partly broken'}",
             cause=" ".join(r.message.format(**fmt) for r in hits),
-            remedy=first.remedy,
-            commands=tuple(c.format(**fmt) for r in hits for c in r.commands),
+            remedy=remedy,
+            commands=commands,
             details=tuple(f"source: {r.source}" for r in hits),
             fix_id="blas-ldflags" if first.unless_flag else ("env-packages" if first.commands else None),
         )

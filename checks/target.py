@@ -30,10 +30,14 @@ def target_probe(facts: Facts, options: Options) -> Outcome:
     if status in ("skipped", "missing", None):
         looked = dig(section(facts, "candidates"), "candidates", default=[])
         return error(
-            "no Python environment with Theano or Theano-PyMC was found",
-            remedy="Point the doctor at the environment: `theanodoctor check --python PATH` "
-                   "(an interpreter, a venv or a conda env folder).",
-            details=tuple(f"looked at {c.get('python')} ({c.get('source')})" for c in looked[:20]),
+            "no Python environment with Theano or Theano-PyMC was found"
+            + (f" among the {len(looked)} interpreters looked at" if looked else ""),
+            remedy="If one exists elsewhere, point the doctor at it: `theanodoctor check --python PATH` "
+                   "(an interpreter, a venv or a conda env folder). To build one: `theanodoctor resolve "
+                   "--from-machine` pins a stack that works on this machine, and `theanodoctor provision` "
+                   "with the same options builds it (e.g. `theanodoctor provision --profile cpu-py37`).",
+            details=tuple(f"looked at {c.get('python')} ({c.get('source')})" for c in looked),
+            data={"no_theano": True},
         )
     return Outcome("crash", f"the probe could not run in {where}",
                    cause=target.get("error") or f"probe status {status!r}",

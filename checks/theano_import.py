@@ -7,6 +7,7 @@ from theanodoctor.engine import Options, Outcome, check, error, ok, skipped
 from theanodoctor.facts import Facts, section
 
 from .common import flavour, probe_ran, stage
+from .numpy_pin import numpy_remedy
 
 
 def failure_text(result: dict) -> str:
@@ -15,6 +16,9 @@ def failure_text(result: dict) -> str:
     lines += _notable(result)
     return "\n".join(lines)
 
+
+# Causes that are "this numpy is too new for Theano": their remedy is the concrete numpy pin.
+NUMPY_TOO_NEW = frozenset({"numpy-bool-alias", "numpy2-c-api"})
 
 # Printed by every Cython extension built against an older numpy; harmless and never shown to
 # users by Python's default filters, so not worth a line in the report.
@@ -48,6 +52,19 @@ def _interrupted(target: dict) -> Outcome:
                  details=(target.get("error") or "",))
 
 
+def _unreadable_config(facts: Facts, err: dict) -> str | None:
+    """`import theano` failed inside configparser, and a config file Theano reads fails to decode
+    or parse: that file is the cause (the config checks name what is wrong with it)."""
+    if not any("configparser" in str(f.get("file")) for f in err.get("frames", []) if isinstance(f, dict)):
+        return None
+    for rc in section(facts, "theanorc").get("files") or []:
+        parse = rc.get("parse") if isinstance(rc, dict) else None
+        if isinstance(parse, dict) and rc.get("exists") and parse.get("ok") is False:
+            return (f"Theano's config reader failed on {rc.get('path')}: {parse.get('error_type')}: "
+                    f"{parse.get('error')}")
+    return None
+
+
 @check("theano-import", "`import theano` works in the target", area="python")
 def theano_import(facts: Facts, options: Options) -> Outcome:
     target = section(facts, "target")
@@ -73,10 +90,20 @@ def theano_import(facts: Facts, options: Options) -> Outcome:
         if isinstance(f, dict)
     )
     known = kb_causes.diagnose(failure_text(result))
+    unreadable = _unreadable_config(facts, err) if known is None else None
+    if unreadable:
+        return error(f"import theano fails: {headline}", cause=unreadable,
+                     remedy="Make that file a UTF-8 text file Theano can parse, or move it away: theanorc-encoding "
+                            "and theanorc-parse say what is wrong with it.", details=frames)
     if known is None:
         return error(f"import theano fails: {headline}",
                      cause="not a failure this doctor knows yet",
                      remedy="Run `theanodoctor report` and include it when asking for help.",
                      details=frames)
-    return error(f"import theano fails: {headline}", cause=known.cause, remedy=known.remedy, fix_id=known.fix,
-                 details=frames + (f"known failure: {known.id} (source: {known.source})",))
+    remedy = known.remedy
+    commands: tuple[str, ...] = ()
+    concrete = numpy_remedy(facts) if known.id in NUMPY_TOO_NEW else None
+    if concrete is not None:  # the remedy python-stack gives for the same cause, word for word
+        remedy, commands = concrete.text, tuple(filter(None, [concrete.command]))
+    return error(f"import theano fails: {headline}", cause=known.cause, remedy=remedy, fix_id=known.fix,
+                 commands=commands, details=frames + (f"known failure: {known.id} (source: {known.source})",))

@@ -138,7 +138,8 @@ def _encoding_problem(facts: Facts, rc: dict[str, Any]) -> tuple[str, str, str] 
                "first [section] header and the file fails to parse" if win else
                "`import theano` fails: `MissingSectionHeaderError: File contains no section headers.` "
                "(its first line is read as '\\ufeff[global]')")
-        return "error", "UTF-8 with a BOM", f"{path} is saved as UTF-8 with a BOM (Windows Notepad does this): {how}"
+        return ("error", "saved as UTF-8 with a BOM",
+                f"{path} is saved as UTF-8 with a BOM (Windows Notepad does this): {how}")
     if enc in ("utf-16-le", "utf-16-be"):
         if rc.get("bom") and not win and not python2(facts):
             byte = "0xff" if enc == "utf-16-le" else "0xfe"
@@ -148,15 +149,16 @@ def _encoding_problem(facts: Facts, rc: dict[str, Any]) -> tuple[str, str, str] 
             how = "`import theano` fails: `MissingSectionHeaderError: File contains no section headers.`"
         else:
             how = "the file fails to parse and `import theano` fails"
-        return "error", "UTF-16", f"{path} is saved as UTF-16 (\"Unicode\" in Windows Notepad): {how}"
+        return "error", "saved as UTF-16", f"{path} is saved as UTF-16 (\"Unicode\" in Windows Notepad): {how}"
     if enc == "undecodable" and not win and not python2(facts):
-        return "error", "not UTF-8", (f"{path} is not valid UTF-8: `import theano` fails with UnicodeDecodeError "
-                         "(Python 3 reads it in the locale's encoding, UTF-8 here)")
+        return "error", "not UTF-8 text (binary, or another encoding)", (
+            f"{path} is not valid UTF-8: `import theano` fails with UnicodeDecodeError "
+            "(Python 3 reads it in the locale's encoding, UTF-8 here)")
     text = str(rc.get("text_head") or "")
     preferred = str(stage(facts, "interpreter").get("preferred_encoding") or "")
     if (enc == "utf-8" and win and not python2(facts) and preferred
             and preferred.lower().replace("-", "") != "utf8" and any(ord(c) > 127 for c in text)):
-        return "warn", "non-ASCII text", (f"{path} holds non-ASCII characters saved as UTF-8, but Theano on "
+        return "warn", "saved as non-ASCII text", (f"{path} holds non-ASCII characters saved as UTF-8, but Theano on "
                                           f"Windows reads the file as {preferred}: they come out garbled "
                                           "(in a path, for example)")
     return None
@@ -172,7 +174,7 @@ def theanorc_encoding(facts: Facts, options: Options) -> Outcome:
         return ok(", ".join(f"{rc.get('path')}: {rc.get('encoding')}" for rc in files))
     status = "error" if any(p[0] == "error" for _, p in found) else "warn"
     first, problem = found[0]
-    return Outcome(status, f"{first.get('path')} is saved as {problem[1]}: Theano "
+    return Outcome(status, f"{first.get('path')} is {problem[1]}: Theano "
                    + ("cannot read it" if problem[0] == "error" else "misreads it"),
                    cause=" ".join(p[2] for _, p in found),
                    remedy="Save the file again as plain UTF-8 without BOM (Notepad: Save As, Encoding: UTF-8; "

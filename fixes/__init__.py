@@ -8,3 +8,12 @@ FIX_IDS = (
     "theanorc-pymc-names", "theanorc-write", "blas-ldflags", "cuda-dll-aliases", "cuda-soname-links",
     "cache-clear", "cache-purge", "cache-unlock", "env-path", "env-packages",
 )
+# Repairs that change the environment (PATH, packages): `fix` prints the commands, never runs them.
+PRINTS_ONLY = frozenset({"env-path", "env-packages"})
+
+
+def fix_offer(fix_id: str) -> str:
+    """What `fix` really does for this repair, in the words a user reads."""
+    if fix_id in PRINTS_ONLY:
+        return f"`theanodoctor fix --only {fix_id}` prints the commands to run (it never runs them)"
+    return f"`theanodoctor fix --only {fix_id}` can do this"

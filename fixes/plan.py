@@ -69,4 +69,15 @@ def affected_checks(results: Iterable[Result], plan: Plan) -> list[str]:
             or (r.id in ("python-stack", "theano-import") and "blas-ldflags" in fixes)]
 
 
-__all__ = ["FIX_IDS", "Note", "Plan", "UnknownFix", "affected_checks", "make_plan", "wanted_fixes"]
+def left_blocking(results: Iterable[Result], plan: Plan) -> list[Result]:
+    """The errors this plan leaves as they are: neither their repair nor any file they judge is
+    in it (a repair that only prints commands leaves its error until the user runs them). The
+    re-probe after applying has the last word."""
+    results = list(results)
+    applied = {f for a in plan.applicable for f in a.fix_ids}
+    touched = set(affected_checks(results, Plan(tuple(plan.applicable), plan.notes)))
+    return [r for r in results if r.status == "error" and r.outcome.fix_id not in applied and r.id not in touched]
+
+
+__all__ = ["FIX_IDS", "Note", "Plan", "UnknownFix", "affected_checks", "left_blocking", "make_plan",
+           "wanted_fixes"]

@@ -42,6 +42,26 @@ def write_target(ctx: Context) -> str:
     return subpath(ctx.home, ".theanorc")
 
 
+def _here(path: str, ctx: Context) -> str | None:
+    """The file on this machine a snapshot's path stands for. A redacted report writes the home
+    folder as ``~``: it is taken as this machine's home only when the file there has exactly the
+    content the report recorded (a report made here), never by guess."""
+    if not path.startswith("~"):
+        return path
+    local = os.path.expanduser(path)
+    recorded = next((f for f in rc_files(ctx.facts) if f.get("path") == path), None)
+    if recorded is None or not recorded.get("exists"):
+        return None
+    try:
+        with open(local, "rb") as handle:
+            data = handle.read(int(recorded.get("size") or 0) + 1)
+    except OSError:
+        return None
+    head = recorded.get("text_head")
+    return local if isinstance(head, str) and len(data) == recorded.get("size") and \
+        data.decode("utf-8", "replace") == head else None
+
+
 def plan_rc(ctx: Context) -> tuple[list[Action], list[Note]]:
     notes: list[Note] = []
     paths = [str(f["path"]) for f in rc_files(ctx.facts) if f.get("exists") and f.get("path")]
@@ -50,11 +70,21 @@ def plan_rc(ctx: Context) -> tuple[list[Action], list[Note]]:
         paths.append(target)
     actions = []
     listed = {str(f.get("path")) for f in rc_files(ctx.facts) if f.get("exists")}
-    for path in paths:
+    for recorded in paths:
+        path = _here(recorded, ctx)
+        if path is None:
+            notes.append(Note("theanorc-write", f"needs the machine: {recorded} is redacted in the report (its "
+                                                "home folder is written as ~) and no file with that content is in "
+                                                "this home; run `theanodoctor fix` on the machine the report "
+                                                "came from, or plan from `report --no-redact`"))
+            continue
+        if path != recorded:
+            notes.append(Note("theanorc-write", f"{recorded} of the redacted report is {path} here: same content"))
         if not os.path.isabs(path) or not os.path.isdir(os.path.dirname(path)) or (
-                path in listed and not os.path.lexists(path)):
+                recorded in listed and not os.path.lexists(path)):
             # A snapshot from another machine: its files are not here to edit.
-            notes.append(Note("theanorc-write", f"{path} is not on this machine: its repairs cannot be planned here"))
+            notes.append(Note("theanorc-write", f"needs the machine: {path} is not on this machine, so its "
+                                                "repairs cannot be planned here"))
             continue
         if os.path.lexists(path) and not os.path.isfile(path):  # configparser skips it; so does the doctor
             notes.append(Note("theanorc-write", f"{path} is not a regular file (a folder?); Theano skips it, and "

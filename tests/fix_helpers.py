@@ -103,3 +103,9 @@ def linux_tree(tmp: Path, unversioned: bool = False) -> tuple[Path, Path, Path]:
     snap = tmp / "snapshot.json"
     snap.write_text(json.dumps(data))
     return snap, lib, home
+
+
+def assert_left_only(run: Run, left: set[str]) -> None:
+    """The run did its part; the snapshot's other errors are named as left, and the exit is 1."""
+    assert run.code == 1, run.err + run.out
+    assert {b["id"] for b in run.json()["still_blocking"]} == left, run.out

@@ -135,7 +135,9 @@ def test_inline_comment_in_a_string_is_a_warning(check_with: Callable[..., Doc])
     assert found["status"] == "warn" and "comment included" in found["details"][0]
     # real Theano took the whole text as the value
     assert doc["facts"]["target"]["stages"]["theano_config"]["values"]["blas.ldflags"]["value"] == "-lblas # fast"
-    assert doc["verdict"] == "CPU only (1 warning)"
+    # and there is no libblas on this machine to link with: that is an error of its own
+    assert "the linker cannot find -lblas" in outcome(doc, "theanorc-build")["message"]
+    assert doc["verdict"] == "Broken: 1 error"
 
 
 def test_dnn_enabled_true_is_refused(check_with: Callable[..., Doc]) -> None:
@@ -362,11 +364,23 @@ def test_windows_non_ascii_utf8_is_read_in_the_locale_encoding(tmp_path: Path) -
 def test_unknown_keys_without_registry_only_look_for_removed_options(tmp_path: Path) -> None:
     rc = probed(tmp_path, b"[global]\ndevice = cuda\n\n[lib]\ncnmem = 0.8\n", f"{WIN_HOME}\\.theanorc.txt")
     data = windows([rc])
+    data["target"]["stages"]["distributions"]["versions"]["Theano"] = "1.0.4"  # a release with no table
     found = win_outcome(data, "theanorc-unknown-keys")
     assert found.status == "warn" and "only the known removed options" in found.cause
     rc2 = probed(tmp_path, b"[global]\ndevice = cuda\nfloatx = float32\n", f"{WIN_HOME}\\.theanorc.txt")
-    found = win_outcome(windows([rc2]), "theanorc-unknown-keys")
+    data2 = windows([rc2])
+    data2["target"]["stages"]["distributions"]["versions"]["Theano"] = "1.0.4"
+    found = win_outcome(data2, "theanorc-unknown-keys")
     assert found.status == "skipped" and "unavailable" in found.message
+
+
+def test_unknown_keys_of_theano_105_are_judged_by_its_table_when_the_import_fails(tmp_path: Path) -> None:
+    rc = probed(tmp_path, b"[global]\ndevice = cuda\nflaotx = float32\n\n[lib]\ncnmem = 0.8\n",
+                f"{WIN_HOME}\\.theanorc.txt")
+    found = win_outcome(windows([rc]), "theanorc-unknown-keys")
+    assert found.status == "warn" and "judged against Theano 1.0.5's own list of options" in found.cause
+    assert any("did you mean [global] floatX?" in d for d in found.details)
+    assert any("cnmem" in d for d in found.details)
 
 
 def test_device_gpu_in_a_file_overridden_by_theano_flags(tmp_path: Path) -> None:

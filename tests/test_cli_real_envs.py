@@ -66,7 +66,7 @@ EXPECTED = {
         {"python-stack": "Theano-PyMC 1.1.2 on Python 3.9", "theano-import": "Theano-PyMC 1.1.2 imports"},
     ),
     "notheano38": Expect(
-        1, "Broken: 1 error",
+        1, "No Theano: 1 error (`theanodoctor resolve` / `provision` build an environment)",
         {"target-probe": "ok", "python-stack": "error", "theano-import": "skipped",
          "theano-device": "skipped"},
         {"target-probe": "Python 3.8", "python-stack": "neither Theano nor Theano-PyMC"},

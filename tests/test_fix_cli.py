@@ -53,7 +53,7 @@ def test_json_on_every_path(tmp_path: Path) -> None:
         (("--from", str(tmp_path / "missing.json")), 2),
         (("--from", str(snap), "--dry-run"), 0),
         (("--from", str(snap)), 2),  # no terminal, no --yes
-        (("--from", str(snap), "--yes", "--skip", "cuda-dll-aliases"), 0),
+        (("--from", str(snap), "--yes", "--skip", "cuda-dll-aliases"), 1),  # leaves the DLL error
         (("--history",), 0),
         (("--undo",), 0),
     ]
@@ -112,7 +112,8 @@ def test_asks_on_a_terminal(tmp_path: Path) -> None:
     assert code == 0 and b"not applied" in said
     assert (home / ".theanorc.txt").read_bytes() == RC
     code, said = _on_a_terminal(args, b"y\n", env)
-    assert code == 0, said.decode(errors="replace")
+    # --only leaves the DLL-name errors: said, and exit 1
+    assert code == 1 and b"Still broken: 1 blocking error remains" in said, said.decode(errors="replace")
     assert (home / ".theanorc.txt").read_bytes() == b"[global]\r\ndevice = cuda\r\n"
 
 
@@ -155,8 +156,9 @@ def test_a_config_path_that_is_a_folder_is_left_alone_without_a_crash(tmp_path: 
     snap, _, home = windows_tree(tmp_path)
     (home / ".theanorc.txt").mkdir()
     run = fix(tmp_path / "state", "--from", str(snap), "--yes", "--format", "json", "--only", "theanorc-device")
-    assert run.code == 0, run.err + run.out
+    assert run.code == 1, run.err + run.out  # the snapshot's DLL-name errors are left, and said
     assert any("not a regular file" in n["message"] for n in run.json()["notes"])
+    assert {b["id"] for b in run.json()["still_blocking"]} == {"gpuarray-dll-names", "theano-device"}
     assert (home / ".theanorc.txt").is_dir()
 
 

@@ -8,7 +8,7 @@ import json
 import os
 from pathlib import Path
 
-from tests.fix_helpers import fix, linux_tree, listing
+from tests.fix_helpers import assert_left_only, fix, linux_tree, listing
 
 
 def test_cuda_target_links_sonames_and_writes_theanorc(tmp_path: Path) -> None:
@@ -18,7 +18,7 @@ def test_cuda_target_links_sonames_and_writes_theanorc(tmp_path: Path) -> None:
     snap.write_text(json.dumps(data))
     original = (home / ".theanorc").read_bytes()
     run = fix(tmp_path / "state", "--from", str(snap), "--cuda", "10.2", "--yes", "--format", "json")
-    assert run.code == 0, run.err + run.out
+    assert_left_only(run, {"pygpu-version"})  # the fixture's broken pygpu (the device is in the file written)
     doc = run.json()
     links = home / "cuda-links"
     assert os.readlink(links / "libcublas.so") == str(lib / "libcublas.so.10")
@@ -37,7 +37,7 @@ def test_config_already_right_for_the_toolkit_is_left_alone(tmp_path: Path) -> N
     snap, _, home = linux_tree(tmp_path)
     original = (home / ".theanorc").read_bytes()
     run = fix(tmp_path / "state", "--from", str(snap), "--cuda", "10.2", "--yes", "--format", "json")
-    assert run.code == 0, run.err + run.out
+    assert_left_only(run, {"pygpu-version", "theano-device"})  # the fixture's broken pygpu
     assert [s["kind"] for s in run.json()["steps"]] == ["symlink", "symlink"]
     assert (home / ".theanorc").read_bytes() == original
 
@@ -46,7 +46,7 @@ def test_existing_unversioned_names_need_no_link(tmp_path: Path) -> None:
     snap, _, home = linux_tree(tmp_path, unversioned=True)
     before = listing(home)
     run = fix(tmp_path / "state", "--from", str(snap), "--only", "cuda-soname-links", "--yes", "--format", "json")
-    assert run.code == 0, run.err + run.out
+    assert_left_only(run, {"pygpu-version", "theano-device"})  # the fixture's broken pygpu
     assert run.json()["mode"] == "nothing-to-apply"
     assert any("LD_LIBRARY_PATH" in n["message"] for n in run.json()["notes"])
     assert listing(home) == before
@@ -68,7 +68,7 @@ def test_theano_flags_are_corrected_as_advice_never_set(tmp_path: Path) -> None:
     snap.write_text(json.dumps(data))
     before = listing(home)
     run = fix(tmp_path / "state", "--from", str(snap), "--yes", "--only", "theanorc-device", "--format", "json")
-    assert run.code == 0, run.err + run.out
+    assert_left_only(run, {"pygpu-version", "theano-device"})  # the fixture's broken pygpu
     [advice] = [a for a in run.json()["plan"] if a["kind"] == "advice"]
     assert advice["commands"] == [{"shell": "bash", "command": "export THEANO_FLAGS='floatX=float32,device=cuda1'"}]
     assert run.json()["mode"] == "nothing-to-apply" and listing(home) == before

@@ -32,6 +32,7 @@ from theanodoctor.commands.report import report
 from theanodoctor.commands.resolve import profiles, provision, resolve
 from theanodoctor.commands.scan import scan
 from theanodoctor.commands.summarize import summarize
+from theanodoctor.stop import Stopped
 
 
 def _wants_json(argv: list[str]) -> bool:
@@ -167,6 +168,7 @@ Exit codes:
   1  a stage failed, or the device was not really used (silent CPU fallback)
   2  usage error (bad option, bad --python)
   3  the doctor failed, or the target did not run the smoke script
+  130  stopped by Ctrl-C (143: SIGTERM, 129: SIGHUP); nothing it started is left running
 """
 
 @cli.command("smoke-test", epilog=SMOKE_EXIT_CODES_HELP)
@@ -252,8 +254,11 @@ def _run(entry: Callable[..., Any], argv: list[str]) -> NoReturn:
         fail(exc.format_message(), 2, "usage")
     except Failure as exc:
         fail(str(exc), exc.exit_code, exc.kind)
-    except KeyboardInterrupt:
-        fail("interrupted", 3, "interrupted")
+    except Stopped as exc:
+        from theanodoctor import proc
+
+        proc.kill_all()  # before printing: host-probe threads waiting on children end at once
+        fail(f"stopped by {exc.name} (exit code {exc.exit_code})", exc.exit_code, "interrupted")
     except Exception as exc:  # the one place exceptions become exit codes
         if isinstance(exc, _usage_errors()):
             fail(str(exc), 2, "usage")

@@ -15,6 +15,7 @@ Exit codes:
   1  a blocking error was found (--strict: a warning too)
   2  usage error (bad option, bad --python, unreadable --from)
   3  the doctor or a probe failed (crash, timeout)
+  130  stopped by Ctrl-C (143: SIGTERM, 129: SIGHUP); nothing it started is left running
 """
 
 

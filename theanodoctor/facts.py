@@ -76,8 +76,16 @@ class Facts:
 
     @classmethod
     def from_dict(cls, data: Any, origin: str = "snapshot") -> Facts:
+        make = "make one with `theanodoctor report --format json > FILE`"
         if not isinstance(data, dict):
-            raise SnapshotError(f"{origin}: expected a JSON object at the top level")
+            raise SnapshotError(f"{origin} is not a theanodoctor snapshot: it is a JSON {type(data).__name__}, "
+                                f"not an object; {make}")
+        if isinstance(data.get("facts"), dict) and "schema_version" in data:  # `check --format json` output
+            return cls.from_dict({"schema_version": data["schema_version"], **data["facts"]}, origin)
+        if "schema_version" not in data:
+            keys = ", ".join(sorted(map(str, data))[:6]) or "none"
+            raise SnapshotError(f"{origin} is not a theanodoctor snapshot: no schema_version (its keys: {keys}); "
+                                f"{make}")
         version = data.get("schema_version")
         if version != SCHEMA_VERSION:
             raise SnapshotError(

@@ -61,14 +61,11 @@ def _exit_kills_children() -> None:
     """However the doctor ends (normally, Ctrl-C, or a CI runner's SIGTERM/SIGHUP), no probe or
     smoke process it started is left running."""
     import atexit
-    import signal
 
-    from theanodoctor import proc
+    from theanodoctor import proc, stop
 
     atexit.register(proc.kill_all)
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), lambda signum, frame: sys.exit(128 + signum))
+    stop.install()
 
 
 def main(argv: list[str] | None = None) -> NoReturn:
@@ -78,8 +75,18 @@ def main(argv: list[str] | None = None) -> NoReturn:
 
         print(f"theanodoctor, version {__version__}")
         sys.exit(0)
-    _exit_kills_children()
-    start_early(argv)
-    from theanodoctor.cli import main as cli_main
+    from theanodoctor.stop import Stopped
 
-    cli_main(argv)
+    try:
+        _exit_kills_children()
+        start_early(argv)
+        from theanodoctor.cli import main as cli_main
+
+        cli_main(argv)
+    except (Stopped, KeyboardInterrupt) as exc:  # before the command's own handler was reached
+        from theanodoctor import proc
+
+        proc.kill_all()
+        code = exc.exit_code if isinstance(exc, Stopped) else 130
+        sys.stderr.write(f"theanodoctor: stopped by {getattr(exc, 'name', 'SIGINT')} (exit code {code})\n")
+        sys.exit(code)

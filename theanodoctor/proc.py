@@ -9,9 +9,12 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple
+
+from theanodoctor.stop import deferred
 
 # Enough to keep a useful head and tail of a noisy target without holding megabytes.
 MAX_KEPT_CHARS = 20_000
@@ -61,18 +64,25 @@ def start(
     env: Mapping[str, str] | None = None,
     cwd: str | None = None,
 ) -> subprocess.Popen[bytes]:
-    """Start ``cmd`` in its own process group (so a timeout can kill its children too)."""
-    child = subprocess.Popen(
-        list(cmd),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=dict(env) if env is not None else None,
-        cwd=cwd,
-        start_new_session=(os.name == "posix"),
-    )
-    _STARTED.add(child)
+    """Start ``cmd`` in its own process group (so a timeout can kill its children too). A stop
+    signal arriving meanwhile waits until the child is registered for killing."""
+    with deferred():
+        child = subprocess.Popen(
+            list(cmd),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=dict(env) if env is not None else None,
+            cwd=cwd,
+            start_new_session=(os.name == "posix"),
+        )
+        _STARTED.add(child)
     return child
+
+
+def forget(child: subprocess.Popen[bytes]) -> None:
+    """``child`` has been waited for: kill_all() no longer needs to know it."""
+    _STARTED.discard(child)
 
 
 def kill_all() -> None:
@@ -83,12 +93,28 @@ def kill_all() -> None:
         _STARTED.discard(child)
 
 
-def finish(proc: subprocess.Popen[bytes], timeout: float, started: float, keep: int = MAX_KEPT_CHARS) -> ProcResult:
-    """Wait for a started process; kill it at the timeout and keep what it printed."""
+class Milestone(NamedTuple):
+    """A point the process must reach early: a target that has not printed ``marker`` (and, once
+    it has, satisfied ``reached`` over its whole stdout) within ``within`` seconds is hung."""
+
+    within: float
+    marker: bytes
+    reached: Callable[[bytes], bool]
+    what: str  # "the first stage", for the message
+
+
+def finish(proc: subprocess.Popen[bytes], timeout: float, started: float, keep: int = MAX_KEPT_CHARS,
+           milestone: Milestone | None = None) -> ProcResult:
+    """Wait for a started process; kill it at the timeout and keep what it printed. If the wait
+    itself is cut short (the doctor is stopped), the process group is killed first."""
     try:
-        return _finish(proc, timeout, started, keep)
-    finally:
-        _STARTED.discard(proc)
+        result = (_finish(proc, timeout, started, keep) if milestone is None
+                  else _finish_watched(proc, timeout, started, keep, milestone))
+    except BaseException:
+        kill_group(proc)
+        raise
+    forget(proc)
+    return result
 
 
 def _finish(proc: subprocess.Popen[bytes], timeout: float, started: float, keep: int) -> ProcResult:
@@ -102,6 +128,50 @@ def _finish(proc: subprocess.Popen[bytes], timeout: float, started: float, keep:
                           f"no answer within {timeout:g} s; killed")
     elapsed = time.monotonic() - started
     return ProcResult("ok", proc.returncode, clip(decode(out), keep), clip(decode(err), keep), elapsed)
+
+
+def _pump(fd: int, sink: list[bytes], milestone: Milestone | None, progress: threading.Event) -> None:
+    tail = b""
+    while data := os.read(fd, 1 << 16):
+        sink.append(data)
+        if milestone is not None and not progress.is_set() and milestone.marker in tail + data \
+                and milestone.reached(b"".join(sink)):
+            progress.set()
+        tail = data[-len(milestone.marker):] if milestone is not None else b""
+    progress.set()  # the end of output is progress too: the process is done or dying
+
+
+def _finish_watched(proc: subprocess.Popen[bytes], timeout: float, started: float, keep: int,
+                    milestone: Milestone) -> ProcResult:
+    assert proc.stdout is not None and proc.stderr is not None
+    out: list[bytes] = []
+    err: list[bytes] = []
+    progress, ignored = threading.Event(), threading.Event()
+    readers = [threading.Thread(target=_pump, args=(proc.stdout.fileno(), out, milestone, progress), daemon=True),
+               threading.Thread(target=_pump, args=(proc.stderr.fileno(), err, None, ignored), daemon=True)]
+    for reader in readers:
+        reader.start()
+    error = None
+    if not progress.wait(max(0.0, min(milestone.within, timeout) - (time.monotonic() - started))):
+        error = f"no answer for {milestone.what} within {min(milestone.within, timeout):g} s; killed"
+    else:
+        try:
+            proc.wait(timeout=max(0.0, timeout - (time.monotonic() - started)))
+        except subprocess.TimeoutExpired:
+            error = f"no answer within {timeout:g} s; killed"
+    if error:
+        kill_group(proc)
+        proc.wait()
+    for reader in readers:
+        reader.join(timeout=5)  # a grandchild that left the group may hold a pipe open
+    if not any(reader.is_alive() for reader in readers):
+        proc.stdout.close()
+        proc.stderr.close()
+    elapsed = time.monotonic() - started
+    stdout, stderr = clip(decode(b"".join(out)), keep), clip(decode(b"".join(err)), keep)
+    if error:
+        return ProcResult("timeout", None, stdout, stderr, elapsed, error)
+    return ProcResult("ok", proc.returncode, stdout, stderr, elapsed)
 
 
 def run(

@@ -35,8 +35,11 @@ class Report:
     @property
     def verdict(self) -> str:
         counts = self.counts()
+        errors = f"{counts['error']} error{'s' if counts['error'] != 1 else ''}"
+        if counts["error"] and all(r.outcome.data.get("no_theano") for r in self.results if r.status == "error"):
+            return f"No Theano: {errors} (`theanodoctor resolve` / `provision` build an environment)"
         if counts["error"]:
-            return f"Broken: {counts['error']} error{'s' if counts['error'] != 1 else ''}"
+            return f"Broken: {errors}"
         failed = counts["crash"] + counts["timeout"]
         if failed:
             return f"Incomplete: {failed} check{'s' if failed != 1 else ''} could not finish"

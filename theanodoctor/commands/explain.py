@@ -16,6 +16,7 @@ Exit codes:
   1  no known cause recognised (the significant lines are shown)
   2  usage error (missing or empty input, LOGFILE and --text together)
   3  the doctor failed
+  130  stopped by Ctrl-C (143: SIGTERM, 129: SIGHUP); nothing it started is left running
 """
 
 

@@ -13,12 +13,15 @@ from theanodoctor.clikit import Failure, emit, format_option, json_doc, note, py
 
 FIX_EXIT_CODES_HELP = """\b
 Exit codes:
-  0  the plan was applied (or there was nothing to do, or --dry-run / --history)
-  1  an action was refused or failed (a file changed since the plan, a live
-     compile lock, another fix run holds the lock), or an undo left something
+  0  the plan was applied and no blocking error is left (or --history)
+  1  a blocking error is left (one no repair covers, or one whose commands are
+     only printed), an action was refused or failed (a file changed since the
+     plan, a live compile lock, another fix run holds the lock), or an undo left
+     something; --dry-run exits 1 too when its plan would leave an error
   2  usage error (bad option, unknown fix id or --cuda version, no --yes
      without a terminal to ask on)
   3  the doctor or a probe failed
+  130  stopped by Ctrl-C (143: SIGTERM, 129: SIGHUP); nothing it started is left running
 """
 
 
@@ -31,7 +34,9 @@ def _cuda_kit(facts: Any, wanted: str) -> dict[str, Any]:
     found = [k for k in kits if k.get("version") == wanted]
     if not found:
         have = ", ".join(kit_label(k) for k in kits) or "no CUDA toolkit at all"
-        raise click.UsageError(f"CUDA {wanted} was not found; found: {have}")
+        raise Failure(f"CUDA {wanted} was not found; found: {have}. Install the CUDA {wanted} toolkit first "
+                      f"(`theanodoctor resolve --cuda {wanted}` lists the driver, cuDNN and compiler it needs); "
+                      "`fix` never installs a toolkit.", 2)
     return found[0]
 
 
@@ -122,26 +127,43 @@ def _apply(plan: Any, python: str | None, fmt: str) -> tuple[str, list[Any]]:
 
 
 def _after(python: str | None, candidates: Any, before: tuple[Any, ...], ids: list[str], timeout: float
-           ) -> list[dict[str, Any]]:
-    """Re-probe the target and re-run the affected checks."""
+           ) -> tuple[list[dict[str, Any]], tuple[Any, ...] | None]:
+    """Re-probe the target and re-run the checks: the affected ones before and after, and the
+    whole new judgement (None without a target to probe)."""
     if python is None:
-        return []
+        return [], None
     from theanodoctor.gather import Pending
 
-    now = {r.id: r for r in _judge(Pending(python, candidates, probe_timeout=timeout).wait())}
+    judged = _judge(Pending(python, candidates, probe_timeout=timeout).wait())
+    now = {r.id: r for r in judged}
     rows = []
     for result in before:
         if result.id in ids and result.id in now:
             after = now[result.id]
             rows.append({"id": result.id, "before": result.status, "after": after.status,
                          "message": after.outcome.message})
-    return rows
+    return rows, judged
+
+
+def _blocking_doc(blocking: list[Any]) -> list[dict[str, Any]]:
+    return [{"id": r.id, "message": r.outcome.message, "fix_id": r.outcome.fix_id} for r in blocking]
+
+
+def _say_blocking(fmt: str, blocking: list[Any], plan: Any, after: bool) -> None:
+    if fmt == "text" and blocking:
+        from theanodoctor.render.fix import render_blocking
+
+        printed = {f for a in plan.actions if not a.applies for f in a.fix_ids}
+        emit(render_blocking(blocking, printed, style(), after))
 
 
 @click.command(epilog=FIX_EXIT_CODES_HELP)
 @python_option
 @click.option("--from", "snapshot", metavar="FILE", type=click.Path(dir_okay=False),
-              help="Plan from a saved snapshot (`theanodoctor report --format json`) instead of probing.")
+              help="Plan from a saved snapshot (`theanodoctor report --format json`) instead of probing. "
+                   "A report is redacted by default (the home folder as ~): its config files are edited "
+                   "only where this home holds the same file; the rest needs the machine the report came "
+                   "from (or `report --no-redact`), and the plan says so.")
 @click.option("--cuda", metavar="X.Y", help="Target this CUDA toolkit: write .theanorc for it and add the DLL "
               "or soname aliases it needs.")
 @click.option("--yes", "-y", is_flag=True, help="Apply without asking (CI).")
@@ -173,7 +195,7 @@ def fix(python_spec: str | None, snapshot: str | None, cuda: str | None, yes: bo
         return _undo(undo, fmt)
     if python_spec and snapshot:
         raise click.UsageError("--python and --from exclude each other")
-    from theanodoctor.fixes.plan import UnknownFix, affected_checks, make_plan, validate, wanted_fixes
+    from theanodoctor.fixes.plan import UnknownFix, affected_checks, left_blocking, make_plan, validate, wanted_fixes
 
     try:
         validate(only + skip)
@@ -197,15 +219,24 @@ def fix(python_spec: str | None, snapshot: str | None, cuda: str | None, yes: bo
 
         emit(render_plan(plan, style()))
     refused = 3 if unfinished else 1 if any(n.refused for n in plan.notes) else 0
+    left = left_blocking(before, plan)
+    doc["still_blocking"] = _blocking_doc(left)
     if dry_run or not plan.applicable:
-        return _finish(fmt, {**doc, "mode": "dry-run" if dry_run else "nothing-to-apply"}, refused)
+        _say_blocking(fmt, left, plan, after=False)
+        if dry_run and fmt == "text":
+            note("dry run: nothing was applied, nothing was written")
+        return _finish(fmt, {**doc, "mode": "dry-run" if dry_run else "nothing-to-apply"},
+                       max(refused, 1 if left else 0))
     if not yes and not (fmt == "text" and _confirm()):
         note("not applied: nothing can be asked here (stdin is not a terminal, or --format json); "
              "review the plan above and re-run with --yes to apply it"
              if not sys.stdin.isatty() or fmt == "json" else "not applied")
         return _finish(fmt, {**doc, "mode": "refused"}, 2 if not sys.stdin.isatty() or fmt == "json" else 0)
     run_id, steps = _apply(plan, python, fmt)
-    rows = _after(python, candidates, before, affected_checks(before, plan), timeout)
+    rows, judged = _after(python, candidates, before, affected_checks(before, plan), timeout)
+    if judged is not None:  # what the re-probe says, not what the plan hoped
+        left = [r for r in judged if r.status == "error"]
+        doc["still_blocking"] = _blocking_doc(left)
     if fmt == "text":
         from theanodoctor.render.fix import render_before_after
 
@@ -213,6 +244,7 @@ def fix(python_spec: str | None, snapshot: str | None, cuda: str | None, yes: bo
             emit(render_before_after(rows, style()))
         elif snapshot:
             note("planned from a snapshot: run `theanodoctor check` to see the effect")
-    code = max(refused, 0 if all(s.status == "applied" for s in steps) else 1)
+    _say_blocking(fmt, left, plan, after=True)
+    code = max(refused, 0 if all(s.status == "applied" for s in steps) else 1, 1 if left else 0)
     _finish(fmt, {**doc, "mode": "applied", "run_id": run_id, "steps": [s.to_dict() for s in steps],
                   "before_after": rows}, code)

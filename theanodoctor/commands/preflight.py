@@ -18,6 +18,7 @@ Exit codes:
      because Theano is missing or does not import)
   2  usage error (bad option, bad --python, unwritable --junit file)
   3  the doctor, the target probe or the smoke script could not run (crash, timeout)
+  130  stopped by Ctrl-C (143: SIGTERM, 129: SIGHUP); nothing it started is left running
 
 \b
 In GitHub Actions (GITHUB_ACTIONS=true) the problems are also printed as annotations

@@ -17,6 +17,7 @@ Exit codes:
      hung or crashed: that is in the report)
   2  usage error (bad option, a --python that names nothing usable)
   3  the doctor itself failed
+  130  stopped by Ctrl-C (143: SIGTERM, 129: SIGHUP); nothing it started is left running
 """
 
 

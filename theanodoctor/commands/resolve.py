@@ -19,6 +19,7 @@ Exit codes:
   1  conflict: no stack satisfies them (the conflicts and ways out are printed)
   2  usage error (unknown GPU name, bad version, existing --output without --force)
   3  the doctor or the probe failed (--from-machine)
+  130  stopped by Ctrl-C (143: SIGTERM, 129: SIGHUP); nothing it started is left running
 """
 
 _VERSION = re.compile(r"^\d+(\.\d+)+$")
@@ -154,6 +155,12 @@ def resolve(from_machine: bool, emit_kind: str | None = None, output: str | None
     if opts.get("as_of"):
         raise click.UsageError("--as-of needs --project")
     res = run_resolution(opts, fmt, from_machine)
+    unasked = None
+    if not from_machine and not any(v for k, v in opts.items() if k != "profile") and not opts.get("profile"):
+        unasked = ("no constraints given, so this is the default stack, not one fitted to this machine: "
+                   "--from-machine fits it to this machine (its GPU or none), --cpu-only asks for no GPU")
+        if fmt == "text":
+            note(unasked)
     text = None
     if emit_kind and res.resolved:
         from theanodoctor.resolver.emit import EMITTERS, write_new
@@ -163,6 +170,8 @@ def resolve(from_machine: bool, emit_kind: str | None = None, output: str | None
             write_new(output, text, force)
     if fmt == "json":
         document = res.to_dict()
+        if unasked:
+            document["note"] = unasked
         if emit_kind:
             document["emitted"] = {"kind": emit_kind, "path": output, "text": text}
         emit(json_doc(document))
@@ -208,6 +217,7 @@ Exit codes:
   2  usage error (non-empty --prefix, existing conda env, no interpreter for the venv, a stack
      for another OS than this machine's without --dry-run)
   3  a provisioning command failed or timed out (see the log), or the doctor failed
+  130  stopped by Ctrl-C (143: SIGTERM, 129: SIGHUP); nothing it started is left running
 """
 
 

@@ -27,6 +27,7 @@ Exit codes (the same rule as preflight, per machine; the worst machine wins):
      document), or sent no usable report (missing, empty, unreadable), or with --strict a warning
   2  usage error (no input, or no input file could be used and no --expect given)
   3  the doctor failed, or a machine's checks could not finish
+  130  stopped by Ctrl-C (143: SIGTERM, 129: SIGHUP); nothing it started is left running
 """
 
 

@@ -64,16 +64,24 @@ def theanorc_paths(env: Mapping[str, str] | None = None, home: str | None = None
     return paths
 
 
+def _is_text(data: bytes, codec: str) -> bool:
+    try:
+        text = data[: len(data) // 2 * 2].decode(codec)
+    except UnicodeDecodeError:
+        return False
+    return all(ch.isprintable() or ch in "\r\n\t" for ch in text)
+
+
 def encoding_of(data: bytes) -> tuple[str | None, bool, str | None]:
     """(encoding label, has BOM, codec to show the text with)."""
     for bom, label, codec in _BOMS:
         if data.startswith(bom):
             return label, True, codec
-    # UTF-16 without a BOM: ASCII text with every other byte NUL.
-    if len(data) >= 2 and data[1::2].count(0) * 2 > len(data) // 2:
-        return "utf-16-le", False, "utf-16-le"
-    if len(data) >= 2 and data[0::2].count(0) * 2 > len(data) // 2:
-        return "utf-16-be", False, "utf-16-be"
+    # UTF-16 without a BOM: ASCII text with every other byte NUL, that decodes to text (a
+    # binary file has NUL bytes too, but does not decode to printable text).
+    for zeros, codec in ((data[1::2], "utf-16-le"), (data[0::2], "utf-16-be")):
+        if len(data) >= 2 and zeros.count(0) * 2 > len(data) // 2 and _is_text(data, codec):
+            return codec, False, codec
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
@@ -111,7 +119,9 @@ def parse_like_theano(data: bytes, path: str) -> Json:
     return result
 
 
-def inspect_file(path: str) -> Json:
+def inspect_file(path: str, env: Mapping[str, str] | None = None) -> Json:
+    """``env``: the environment Theano's compiler runs with, to resolve the build settings the
+    file names (None: the file is not on this machine's OS, so they are not resolved)."""
     entry: Json = {"path": path, "exists": os.path.exists(path), "size": None,
                    "readable": False, "encoding": None, "bom": False, "line_endings": None,
                    "parse": None, "text_head": None, "error": None}
@@ -129,6 +139,10 @@ def inspect_file(path: str) -> Json:
     text = data.decode(codec or "utf-8", errors="replace")
     entry.update(encoding=label, bom=bom, line_endings=line_endings(text),
                  text_head=text[:HEAD_CHARS], parse=parse_like_theano(data, path))
+    if env is not None and entry["parse"]["ok"]:
+        from theanodoctor.host.buildflags import resolve_build
+
+        entry["build"] = resolve_build(entry["parse"]["sections"], env)
     return entry
 
 
@@ -159,7 +173,8 @@ def probe_theanorc(env: Mapping[str, str] | None = None, home: str | None = None
         values = normalize_env(env, os_name)
         home = home or default_home(values, os_name)
         paths = theanorc_paths(values, home, os_name)
-        files = [inspect_file(p) for p in paths]
+        here = os_name == os_name_or_current(None)
+        files = [inspect_file(p, dict(os.environ if env is None else env) if here else None) for p in paths]
         return envelope("ok", None, time.monotonic() - started, home=home,
                         theanorc_env=values.get("THEANORC"), files=files,
                         lookalikes=lookalikes(home, paths, os.getcwd() if cwd is None else cwd))

@@ -32,6 +32,10 @@ _READ_LIMIT = 1 << 62
 # A stage's own record can be huge too: the probe passes on verbatim what a noisy
 # `import theano` printed (or logged) while captured. Bounded like the process output.
 _MAX_ITEMS = 1000
+# Only `import theano` (it may compile C modules) needs minutes. The first stage reads facts of
+# the interpreter itself and takes well under a second; a target that has not finished it in this
+# many seconds is hung (a wrapper waiting on a lock, a broken sitecustomize, not a Python at all).
+FIRST_STAGE_S = 8.0
 
 
 def _cmd(python: str, cookie: str) -> list[str]:
@@ -121,6 +125,10 @@ def _judge(python: str, timeout: float, result: proc.ProcResult,
     stage = answer.interrupted_stage
     during = f" during the {stage} stage" if stage else ""
     sig = _signal_name(result.returncode)
+    if result.status == "timeout" and not answer.stages and not answer.refused:
+        return "timeout", (f"{python} did not finish the probe's first stage (interpreter facts) within "
+                           f"{min(FIRST_STAGE_S, timeout):g} s; it was killed as hung (only `import theano` "
+                           f"is given the long allowance, {timeout:g} s)")
     if result.status == "timeout":
         return "timeout", (f"{python} did not finish the probe within {timeout:g} s{during}; "
                            "it was killed")
@@ -173,6 +181,13 @@ class ProbeHandle:
                         interrupted_stage=interrupted_stage, stages=stages or {},
                         extra_stdout=extra_stdout, stderr=stderr)
 
+    def _first_stage(self) -> proc.Milestone:
+        def reached(stdout: bytes) -> bool:
+            answer = _Answer(proc.decode(stdout), self.cookie)
+            return bool(answer.stages or answer.refused or answer.done)
+
+        return proc.Milestone(FIRST_STAGE_S, self.cookie.encode(), reached, "the first stage")
+
     def cancel(self) -> None:
         """Stop a probe whose answer is no longer wanted (kills its whole process group)."""
         if self._proc is not None and self._proc.poll() is None:
@@ -183,7 +198,8 @@ class ProbeHandle:
     def wait(self) -> Json:
         if self._result is None:
             assert self._proc is not None
-            result = proc.finish(self._proc, self.timeout, self.started, keep=_READ_LIMIT)
+            result = proc.finish(self._proc, self.timeout, self.started, keep=_READ_LIMIT,
+                                 milestone=self._first_stage())
             answer = _Answer(result.stdout, self.cookie)
             status, error = _judge(self.python, self.timeout, result, answer)
             self._result = self._envelope(

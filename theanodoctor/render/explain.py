@@ -7,6 +7,7 @@ from rich.console import Console
 from rich.text import Text
 
 from theanodoctor.explain import Explanation, Finding
+from theanodoctor.fixes import fix_offer
 from theanodoctor.render.style import Style
 from theanodoctor.render.text import PLAIN, _console
 
@@ -29,7 +30,7 @@ def _finding(console: Console, number: int, finding: Finding, style: Style) -> N
     lines.append(Text(f"   {arrow} ") + Text(finding.remedy))
     lines.extend(Text(f"     {detail}") for detail in finding.details)
     if finding.fix:
-        can = Text(f"`theanodoctor fix --only {finding.fix}` can do this", style="bold")
+        can = Text(fix_offer(finding.fix), style="bold")
         lines.append(Text("   fix: ", style="dim") + can)
     lines.append(Text(f"   cause id: {finding.cause}; source: {finding.source}", style="dim"))
     for line in lines:

@@ -78,6 +78,25 @@ def render_before_after(rows: Iterable[dict[str, Any]], style: Style) -> str:
     return "\n".join(lines)
 
 
+def render_blocking(blocking: Sequence[Any], printed: set[str], style: Style, after: bool) -> str:
+    """What stays an error: each with what the user has to do (run the printed commands, or
+    edit by hand what no repair covers)."""
+    if not blocking:
+        return ""
+    count = f"{len(blocking)} blocking error{'s' if len(blocking) != 1 else ''}"
+    head = f"Still broken: {count} remain{'s' if len(blocking) == 1 else ''} after this run"
+    lines = [_bold(head if after else f"This plan leaves {count}", style, "red")]
+    for result in blocking:
+        fix_id = result.outcome.fix_id
+        todo = ("run the commands printed above" if fix_id in printed else
+                f"its repair {fix_id} is not in this plan (see the notes)" if fix_id else
+                "no repair of `fix` covers it: do what the arrow says")
+        lines.append(f"  {result.id}: {result.outcome.message} ({todo})")
+        if result.outcome.remedy and fix_id not in printed:
+            lines.append(f"      {_arrow(style)} {result.outcome.remedy}")
+    return "\n".join(lines)
+
+
 def render_history(runs: Sequence[Any], style: Style) -> str:
     if not runs:
         return "No fix runs recorded."

@@ -53,6 +53,17 @@ def summary_line(report: Report) -> str:
     return f"**Verdict: {report.verdict}** ({parts})"
 
 
+def _nothing_set(facts: Any) -> str:
+    """Why the config table is empty: nothing set, or a config file that cannot be read."""
+    files = facts.theanorc.get("files") if isinstance(facts.theanorc, dict) else None
+    broken = [f for f in files or [] if isinstance(f, dict) and f.get("exists")
+              and isinstance(f.get("parse"), dict) and f["parse"].get("ok") is False]
+    if broken:
+        return "; ".join(f"the config file {f.get('path')} cannot be read the way Theano reads it "
+                         f"({f['parse'].get('error_type')}), so what it sets is unknown" for f in broken)
+    return "nothing set by THEANO_FLAGS or a config file"
+
+
 def render_report(report: Report, redacted: bool) -> str:
     from theanodoctor.fleet.config_sources import config_note, effective_config
     from theanodoctor.fleet.keyfacts import key_facts
@@ -65,7 +76,7 @@ def render_report(report: Report, redacted: bool) -> str:
     note = config_note(facts)
     if note:
         out += [f"_{note}_", ""]
-    out += [table(("key", "value", "from"), config) if config else "_nothing set by THEANO_FLAGS or a config file_", "",
+    out += [table(("key", "value", "from"), config) if config else f"_{_nothing_set(facts)}_", "",
             "#### Checks", "", summary_line(report), ""]
     out += problems(report) or ["No problems found."]
     privacy = ("redacted: home folder shown as ~, user and host names, GPU UUIDs and serials removed"

@@ -21,6 +21,13 @@ def _can_encode(stream: TextIO, text: str) -> bool:
     return True
 
 
+def _ascii_locale(env: dict[str, str]) -> bool:
+    """LC_ALL=C (or POSIX) asks for plain ASCII, even though Python itself then writes UTF-8
+    (PEP 538/540): the terminal behind such a locale may not show other characters."""
+    value = env.get("LC_ALL") or env.get("LC_CTYPE") or env.get("LANG") or ""
+    return value in ("C", "POSIX")
+
+
 def detect(stream: TextIO | None = None, env: dict[str, str] | None = None) -> Style:
     stream = stream or sys.stdout
     env = dict(os.environ) if env is None else env
@@ -40,4 +47,4 @@ def detect(stream: TextIO | None = None, env: dict[str, str] | None = None) -> S
             width = os.get_terminal_size(stream.fileno()).columns
         except (OSError, ValueError, AttributeError):
             width = 100
-    return Style(color=color, unicode=_can_encode(stream, "✓✗⚠…"), width=width)
+    return Style(color=color, unicode=_can_encode(stream, "✓✗⚠…") and not _ascii_locale(env), width=width)

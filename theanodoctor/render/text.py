@@ -58,9 +58,12 @@ def _result_lines(console: Console, result: Result, verbose: bool, style: Style)
         for cmd in outcome.commands:
             console.print(Text("      $ ", style="dim") + Text(cmd, style="cyan"))
     if verbose or problem:
-        for detail in outcome.details if verbose else outcome.details[:3]:
-            if detail:
-                console.print(Text("    · " if style.unicode else "    - ", style="dim") + Text(detail, style="dim"))
+        shown = [d for d in outcome.details if d]
+        for detail in shown if verbose else shown[:3]:
+            console.print(Text("    · " if style.unicode else "    - ", style="dim") + Text(detail, style="dim"))
+        if not verbose and len(shown) > 3:
+            more = "    … " if style.unicode else "    ... "
+            console.print(Text(f"{more}and {len(shown) - 3} more (-v shows them)", style="dim"))
 
 
 PLAIN = Style(color=False, unicode=False, width=None)

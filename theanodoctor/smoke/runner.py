@@ -96,6 +96,18 @@ def _attempt(python: str, stages: Sequence[str], config: dict[str, Any], env: Ma
                threading.Thread(target=_pump, args=(child.stderr, err, None), daemon=True)]
     for reader in readers:
         reader.start()
+    try:
+        return _follow(child, cookie, out, err, lines, readers, stage_timeout, deadline)
+    except BaseException:  # the doctor is being stopped: the target goes first
+        proc.kill_group(child)
+        child.wait()  # gone before the caller removes the compile dir it was writing into
+        raise
+    finally:
+        proc.forget(child)
+
+
+def _follow(child: Any, cookie: str, out: list[bytes], err: list[bytes], lines: queue.Queue[int],
+            readers: list[threading.Thread], stage_timeout: float, deadline: float) -> _Attempt:
     running, stage_started, timed_out, seen = None, time.monotonic(), None, 0
     marker = cookie.encode()
     while True:
