@@ -43,6 +43,22 @@ def fix_device(ctx: Context, draft: Draft) -> None:
                                               "removed in Theano 1.0; `device=cuda*` is the gpuarray back-end)")
 
 
+def fix_enum_case(ctx: Context, draft: Draft) -> None:
+    """An enum value Theano refuses only for its case (`dnn.enabled = false`): it takes the
+    spelling Theano lists (`False`), the one fix of the value that is certain."""
+    reg = registry(ctx.facts)
+    for line in draft.rc.parsed():
+        if line.key is None or line.section is None or line.value is None:
+            continue
+        key = reg.lookup(line.section, line.key)
+        options = reg.options.get(key or "", ())
+        value = line.value.strip()
+        near = [o for o in options if o.lower() == value.lower() and o != value]
+        if key and value not in options and len(near) == 1 and draft.rc.set(line.section, line.key, near[0]):
+            draft.note("theanorc-enum-case", f"[{line.section}] {line.key} = {value} -> {near[0]} (Theano's values "
+                                             f"are case-sensitive: {', '.join(options)})")
+
+
 def fix_obsolete(ctx: Context, draft: Draft) -> None:
     for line in reversed(draft.rc.parsed()):
         if line.key is None or line.section is None:
