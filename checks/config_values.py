@@ -193,7 +193,9 @@ def theanorc_values(facts: Facts, options: Options) -> Outcome:
         f"{w}: {p} (not in effect now: another setting overrides it, but Theano refuses it once this file "
         "decides the key)" for w, p in hidden] + details
     if errors:
+        case_only = any("values are case-sensitive" in p for _, p in errors)
         return error(f"{errors[0][0]}: Theano refuses this value{and_more(errors)}",
+                     fix_id="theanorc-enum-case" if case_only else None,
                      cause="Theano validates config values when it is imported, so `import theano` fails: "
                            + errors[0][1],
                      remedy="Use one of the values Theano accepts (enum values are case-sensitive: dnn.enabled "

@@ -5,7 +5,8 @@ name a repair by one of these ids. Importing this package loads nothing else."""
 
 FIX_IDS = (
     "theanorc-encoding", "theanorc-rename", "theanorc-inline-comment", "theanorc-device", "theanorc-obsolete",
-    "theanorc-pymc-names", "theanorc-write", "blas-ldflags", "cuda-dll-aliases", "cuda-soname-links",
+    "theanorc-pymc-names", "theanorc-enum-case", "theanorc-write", "blas-ldflags", "cuda-dll-aliases",
+    "cuda-soname-links",
     "cache-clear", "cache-purge", "cache-unlock", "env-path", "env-packages",
 )
 # Repairs that change the environment (PATH, packages): `fix` prints the commands, never runs them.

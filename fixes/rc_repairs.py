@@ -44,6 +44,22 @@ def fix_device(ctx: Context, draft: Draft) -> None:
                                               "removed in Theano 1.0; `device=cuda*` is the gpuarray back-end)")
 
 
+def fix_enum_case(ctx: Context, draft: Draft) -> None:
+    """An enum value Theano refuses only for its case (`dnn.enabled = false`): it takes the
+    spelling Theano lists (`False`), the one fix of the value that is certain."""
+    reg = registry(ctx.facts)
+    for line in draft.rc.parsed():
+        if line.key is None or line.section is None or line.value is None:
+            continue
+        key = reg.lookup(line.section, line.key)
+        options = reg.options.get(key or "", ())
+        value = line.value.strip()
+        near = [o for o in options if o.lower() == value.lower() and o != value]
+        if key and value not in options and len(near) == 1 and draft.rc.set(line.section, line.key, near[0]):
+            draft.note("theanorc-enum-case", f"[{line.section}] {line.key} = {value} -> {near[0]} (Theano's values "
+                                             f"are case-sensitive: {', '.join(options)})")
+
+
 def fix_obsolete(ctx: Context, draft: Draft) -> None:
     for line in reversed(draft.rc.parsed()):
         if line.key is None or line.section is None:
@@ -62,20 +78,48 @@ def fix_obsolete(ctx: Context, draft: Draft) -> None:
             draft.rc.remove_section(line.section)
     for name in draft.rc.sections():
         old = removed_for(ctx.facts, name, "")
-        if old is not None and old.option == "" and draft.rc.remove_section(name):
-            draft.note("theanorc-obsolete", f"drop the [{name}] section: {old.message.split(';')[0]}")
+        if old is None or old.option != "":
+            continue
+        moved = _move_known_keys(ctx, draft, name)
+        if draft.rc.remove_section(name):
+            draft.note("theanorc-obsolete", f"drop the [{name}] section: {old.message.split(';')[0]}" + moved)
+
+
+def _move_known_keys(ctx: Context, draft: Draft, name: str) -> str:
+    """Keys of a removed section that Theano knows in another one (`[nvcc] optimizer_including`,
+    `[nvcc] cxxflags`, written there by mistake) move there instead of being dropped."""
+    reg = registry(ctx.facts)
+    moved = []
+    for line in draft.rc.parsed():
+        if line.section != name or line.key is None:
+            continue
+        homes = [k for k in reg.same_option(line.key) if reg.split(k)[0] != name]
+        top = [k for k in homes if reg.split(k)[0] == "global"]
+        homes = top if len(top) == 1 else homes  # [global] is where a stray key was meant to go
+        if len(homes) != 1:
+            continue
+        section, option = reg.split(homes[0])
+        if draft.rc.get(section, option) is not None:
+            continue  # the file sets it where Theano reads it already: that value is kept
+        draft.rc.set(section, option, (line.value or "").strip())
+        moved.append(f"[{section}] {option}")
+    return f"; moved {', '.join(moved)} (Theano reads {'them' if len(moved) > 1 else 'it'} there)" if moved else ""
 
 
 def _carry_cnmem(ctx: Context, draft: Draft, value: str) -> str:
-    """cnmem's fraction means the same in preallocate (0 < p <= 1: that share of GPU memory)."""
+    """cnmem's number means the same in preallocate: 0 < N <= 1 that share of GPU memory (capped
+    at 0.95), N > 1 that many MB (both options' docs, profiles/theano_config.yaml)."""
     try:
         number = float(value)
     except ValueError:
-        return ""
-    if not 0 < number <= 1 or draft.rc.get("gpuarray", "preallocate") is not None:
-        return ""
+        return f" (its value {value.strip()!r} is not a number, so nothing is carried over)"
+    if number <= 0:
+        return " (0 turned the pool off; preallocate's default 0 keeps the allocation cache without preallocating)"
+    if draft.rc.get("gpuarray", "preallocate") is not None:
+        return " (the file already sets [gpuarray] preallocate, which is kept)"
     draft.rc.set("gpuarray", "preallocate", value.strip())
-    return f" (set [gpuarray] preallocate = {value.strip()}: the same share of GPU memory)"
+    what = "the same share of GPU memory" if number <= 1 else f"the same {value.strip()} MB of GPU memory"
+    return f" (set [gpuarray] preallocate = {value.strip()}: {what})"
 
 
 def fix_pymc_names(ctx: Context, draft: Draft) -> None:

@@ -21,6 +21,7 @@ REPAIRS: tuple[tuple[str, Callable[[Context, Draft], None]], ...] = (
     ("theanorc-encoding", rc_repairs.fix_encoding),
     ("theanorc-inline-comment", rc_repairs.fix_inline_comments),
     ("theanorc-device", rc_repairs.fix_device),
+    ("theanorc-enum-case", rc_repairs.fix_enum_case),
     ("theanorc-obsolete", rc_repairs.fix_obsolete),
     ("theanorc-pymc-names", rc_repairs.fix_pymc_names),
 )

@@ -4,6 +4,8 @@ Theano 1.0.5 (healthy37) and real files."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -70,3 +72,28 @@ def test_a_redacted_report_is_planned_from_as_far_as_it_goes(
     assert away.code == 1 and doc["plan"] == []
     assert any(n["message"].startswith("needs the machine: ~/.theanorc is redacted") for n in doc["notes"])
     assert "theano-device" in {b["id"] for b in doc["still_blocking"]}
+
+
+def test_device_and_enum_case_are_repaired_together_and_the_cpu_fallback_is_said(
+        tmp_path: Path, legacy_python: Callable[[str], str], guard_home: Path) -> None:
+    """device=gpu -> cuda alone left `dnn.enabled = false`, which Theano refuses too: both are
+    repaired, real Theano imports the result, and fix says Theano now runs on the CPU unasked."""
+    rc = guard_home / ".theanorc"
+    original = b"[global]\ndevice = gpu\nfloatX = float32\n\n[dnn]\nenabled = false\n"
+    rc.write_bytes(original)
+    python = legacy_python("healthy37")
+    run = fix(tmp_path / "state", "--python", python, "--yes", "--format", "json")
+    doc = run.json()
+    assert rc.read_bytes() == b"[global]\ndevice = cuda\nfloatX = float32\n\n[dnn]\nenabled = False\n"
+    assert {f for s in doc["steps"] for f in s["fix_ids"]} == {"theanorc-device", "theanorc-enum-case"}
+    after = {r["id"]: r["after"] for r in doc["before_after"]}
+    assert after["theano-import"] == "ok" and after["theanorc-values"] == "ok"
+    left = {b["id"]: b["message"] for b in doc["still_blocking"]}
+    assert run.code == 1 and "silently runs everything on the CPU" in left["theano-device"]
+    env = {**os.environ, "THEANORC": str(rc), "HOME": str(guard_home)}
+    env.pop("THEANO_FLAGS", None)
+    read = subprocess.run([python, "-c", "import theano; print(theano.config.dnn.enabled)"],
+                          capture_output=True, text=True, timeout=600, env=env)
+    assert read.returncode == 0 and read.stdout.split()[-1] == "False", read.stderr[-2000:]
+    assert fix(tmp_path / "state", "--undo").code == 0
+    assert rc.read_bytes() == original

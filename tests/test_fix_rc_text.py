@@ -109,12 +109,20 @@ def test_obsolete_sections_and_cnmem_are_dropped_saying_what_replaced_them() -> 
 
     from theanodoctor.facts import Facts
 
-    draft = Draft("x", b"[global]\ndevice = cuda\n\n[nvcc]\nflags = -O3\n\n[lib]\ncnmem = 2000\n")
-    fix_obsolete(Context(Facts(), (), frozenset({"theanorc-obsolete"})), draft)
-    assert draft.data() == b"[global]\ndevice = cuda\n"
+    draft = Draft("x", b"[global]\ndevice = cuda\n\n[nvcc]\nflags = -O3\noptimizer_including = cudnn\n"
+                       b"\n[lib]\ncnmem = 2000\n")
+    theano105 = Facts(target={"status": "ok", "stages": {"distributions": {"versions": {"Theano": "1.0.5"}}}})
+    fix_obsolete(Context(theano105, (), frozenset({"theanorc-obsolete"})), draft)
+    parser = configparser.ConfigParser()
+    parser.read_string(draft.data().decode())
+    assert {s: dict(parser[s]) for s in parser.sections()} == {
+        "global": {"device": "cuda", "optimizer_including": "cudnn"}, "gpuarray": {"preallocate": "2000"}}
     said = " ".join(w for _, w in draft.changes)
     assert "gpuarray] preallocate` replaced it" in said and "[nvcc]" in said
-    assert "set [gpuarray]" not in said  # 2000 (MB) is not a share of memory: nothing carried over
+    # cnmem > 1 counted MB, and so does preallocate: carried over, said with its unit
+    assert "set [gpuarray] preallocate = 2000: the same 2000 MB of GPU memory" in said
+    # a key Theano knows in another section moves there instead of being dropped with [nvcc]
+    assert "moved [global] optimizer_including (Theano reads it there)" in said
 
 
 def test_state_folder_follows_xdg_and_the_override(monkeypatch: pytest.MonkeyPatch, guard_home: object) -> None:

@@ -186,7 +186,7 @@ def fix(python_spec: str | None, snapshot: str | None, cuda: str | None, yes: bo
     printed as commands, never run.
 
     Fix ids: theanorc-encoding, theanorc-rename, theanorc-inline-comment, theanorc-device,
-    theanorc-obsolete, theanorc-pymc-names, theanorc-write, blas-ldflags, cuda-dll-aliases,
+    theanorc-obsolete, theanorc-pymc-names, theanorc-enum-case, theanorc-write, blas-ldflags, cuda-dll-aliases,
     cuda-soname-links, cache-clear, cache-purge, cache-unlock, env-path, env-packages.
     """
     if history:
