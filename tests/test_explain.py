@@ -294,10 +294,10 @@ def test_a_log_quoted_in_a_reply_is_read_like_the_original():
 
 def test_a_generic_symptom_points_at_the_exception_the_log_ends_with():
     found = explain_text("ERROR (theano.gpuarray): Could not initialize pygpu, support disabled\n"
-                         "GpuArrayException: b'cuDriverGetVersion failed'\n").findings
+                         "GpuArrayException: b'Invalid value or operation'\n").findings
     assert [f.cause for f in found] == ["pygpu-init-failed"]
-    assert found[0].details == ("The log ends with this exception (line 2): GpuArrayException: b'cuDriverGetVersion "
-                                "failed'",)
+    assert found[0].details == ("The log ends with this exception (line 2): GpuArrayException: b'Invalid value or "
+                                "operation'",)
 
 
 def test_a_generic_error_alone_names_no_cause():
