@@ -83,6 +83,23 @@ def test_conda_dry_run_command_line(fake_conda: tuple[dict[str, str], Path]) -> 
     assert _calls(record) == [["env", "list", "--json"]]  # only the read-only look at existing envs
 
 
+def test_the_help_examples_dry_run_without_conda(tmp_path: Path) -> None:
+    """`provision --help`'s conda example, as a dry run on a machine with no conda on PATH: it shows
+    the commands conda would run and says conda is missing, instead of refusing --name."""
+    bare = tmp_path / "bin"
+    bare.mkdir()
+    env = {"PATH": str(bare)}  # no conda, no mamba
+    run = doctor("provision", "--os", "windows", "--gpu", "GTX 1660 SUPER", "--name", "theano37", "--dry-run",
+                 "--format", "json", env=env)
+    assert run.code == 0, run.err
+    plan = run.json()["plan"]
+    assert plan["method"] == "conda"
+    assert plan["commands"][0][:3] == ["conda", "env", "create"]
+    assert any("neither mamba nor conda is on PATH" in n for n in plan["notes"])
+    applied = doctor("provision", "--cpu-only", "--name", "theano37", "--format", "json", env=env)
+    assert applied.code == 2 and "--name names a conda env" in applied.json()["error"]["message"]
+
+
 def test_conda_command_actually_run(fake_conda: tuple[dict[str, str], Path], tmp_path: Path) -> None:
     env, record = fake_conda
     prefix = tmp_path / "envs" / "theano37"

@@ -274,7 +274,7 @@ def provision(prefix: str | None, name: str | None, method: str, dry_run: bool, 
     if not dry_run and res.os != host_os():  # e.g. m2w64-toolchain has no Linux build: conda would fail late
         raise Failure(f"this stack is for {res.os} and this machine runs {host_os()}: provision builds only for "
                       "this machine (--dry-run shows the plan; `resolve --emit conda` writes the file to use there)", 2)
-    plan = provisioning.plan(res, method, interpreter, prefix, name, force)
+    plan = provisioning.plan(res, method, interpreter, prefix, name, force, dry_run)
     device = "config" if res.gpu and plan.method == "conda" else "cpu"
     document: dict[str, Any] = {"resolution": res.to_dict(), "dry_run": dry_run, "plan": {
         "method": plan.method, "target": plan.target, "log": plan.log, "files": [p for p, _ in plan.files],

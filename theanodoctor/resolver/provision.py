@@ -100,21 +100,25 @@ def _workdir(name: str) -> str:
     return str(state_dir() / "provision" / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}")
 
 
-def conda_plan(res: Resolution, tool: str, prefix: str | None, name: str | None, force: bool) -> Plan:
+def conda_plan(res: Resolution, tool: str, prefix: str | None, name: str | None, force: bool,
+               absent: bool = False) -> Plan:
+    """``absent``: conda is not on PATH and this is only a dry run: plan the commands it would run."""
     name = name or (os.path.basename(os.path.abspath(prefix)) if prefix else emit.env_name(res))
     if prefix:
         _refuse_existing(prefix, force)
         target = ("--prefix", os.path.abspath(prefix))
     else:
-        if not force and any(os.path.basename(e) == name for e in _conda_envs(tool)):
+        if not force and not absent and any(os.path.basename(e) == name for e in _conda_envs(tool)):
             raise Failure(f"a conda env named {name} exists: provision builds only new environments "
                           "(choose another --name, or --force to replace it)", 2)
         target = ("--name", name)
     workdir = _workdir(name)
     yml = os.path.join(workdir, "environment.yml")
     argv = (tool, "env", "create", "--file", yml, *target) + (("--yes",) if force else ())
-    notes = ("CUDA, cuDNN and the NVIDIA driver are not conda packages here: install them with NVIDIA's "
-             "installers" if res.gpu else "",)
+    notes = ("neither mamba nor conda is on PATH: these are the commands conda would run (install Miniforge, "
+             "or give --prefix and --python for venv + pip)" if absent else "",
+             "CUDA, cuDNN and the NVIDIA driver are not conda packages here: install them with NVIDIA's "
+             "installers" if res.gpu else "")
     return Plan("conda", tool, target[1], env_python(target[1]) if prefix else "", workdir,
                 ((yml, emit.conda_env(res, name)),), (Step(f"{os.path.basename(tool)} env create", argv,
                                                            INSTALL_TIMEOUT),),
@@ -169,9 +173,12 @@ def pip_plan(wanted: str, python: str | None, prefix: str, force: bool, requirem
 
 
 def plan(res: Resolution, method: str, python: str | None, prefix: str | None, name: str | None,
-         force: bool) -> Plan:
-    """The plan for a resolved stack. ``method``: conda, venv or auto (conda/mamba when present)."""
+         force: bool, dry_run: bool = False) -> Plan:
+    """The plan for a resolved stack. ``method``: conda, venv or auto (conda/mamba when present). A dry
+    run that asks for conda (--method conda, or --name) shows conda's commands even without conda."""
     tool = conda_tool() if method in ("auto", "conda") else None
+    if tool is None and dry_run and (method == "conda" or (name and method == "auto")):
+        return conda_plan(res, "conda", prefix, name, force, absent=True)
     if method == "conda" and tool is None:
         raise Failure("--method conda: neither mamba nor conda is on PATH", 2)
     if tool is not None:
