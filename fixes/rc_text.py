@@ -35,6 +35,12 @@ def _ending(line: str) -> str:
     return "\r\n" if line.endswith("\r\n") else line[-1:] if line.endswith(("\n", "\r")) else ""
 
 
+def _loose(line: str) -> bool:
+    """A blank or comment line (configparser's comment prefixes, at the start of the line)."""
+    text = line.strip()
+    return not text or (text[0] in "#;" and not line[:1].isspace())
+
+
 class RcText:
     def __init__(self, text: str) -> None:
         self.lines: list[str] = _LINE.findall(text)
@@ -157,6 +163,14 @@ class RcText:
         while end < len(self.lines) and not (_HEADER.match(self.lines[end].rstrip("\r\n"))
                                              and not self.lines[end][:1].isspace()):
             end += 1
+        body = end  # comment lines after the section's last option usually introduce what follows: keep them
+        while body > start + 1 and _loose(self.lines[body - 1]):
+            body -= 1
+        if any(self.lines[i].strip() for i in range(body, end)):
+            while (start == 0 or not self.lines[start - 1].strip()) and not self.lines[body].strip():
+                body += 1  # one blank line between the neighbours is enough
+            del self.lines[start:body]
+            return True
         if end == len(self.lines):  # the last section: the blank lines above it go too
             while start > 0 and not self.lines[start - 1].strip():
                 start -= 1

@@ -61,6 +61,20 @@ def test_remove_option_and_continuation_and_empty_section() -> None:
     assert rc.text() == "[global]\ndevice = cuda\n\n[dnn]\nenabled = False\n"
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    ("[global]\ndevice = gpu\n\n[nvcc]\nfastmath = True\n# the BLAS we use:\n[blas]\nldflags = -lblas\n",
+     "[global]\ndevice = gpu\n\n# the BLAS we use:\n[blas]\nldflags = -lblas\n"),
+    ("[nvcc]\nflags = -O3\n#flags = -arch=sm_30\nfastmath = True\n\n# below: the cuDNN paths\n\n[dnn]\nx = 1\n",
+     "# below: the cuDNN paths\n\n[dnn]\nx = 1\n"),
+    ("[global]\nx = 1\n\n[nvcc]\nflags = -O3\n# last words\n", "[global]\nx = 1\n\n# last words\n"),
+])
+def test_removing_a_section_keeps_the_comments_after_its_last_option(text: str, expected: str) -> None:
+    rc = RcText(text)
+    assert rc.remove_section("nvcc")
+    assert rc.text() == expected
+    configparser.ConfigParser().read_string(rc.text())  # still a valid file
+
+
 def test_inline_comment_moves_onto_its_own_line() -> None:
     rc = RcText("[global]\r\ndevice = cpu # later gpu\r\nx = a;b\r\n")
     line = rc.find("global", "device")
