@@ -4,13 +4,14 @@ and confidence). `explain` and the checks that read captured output share both."
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any, NamedTuple
 
 from packaging.specifiers import SpecifierSet
 
 from theanodoctor.fixes import FIX_IDS
-from theanodoctor.knowledge import KnowledgeError, choice, rows, spec, strings, table, text, where
+from theanodoctor.knowledge import DERIVED, KnowledgeError, choice, rows, spec, strings, table, text, where
 
 CAUSES = "causes.yaml"
 SIGNATURES = "signatures.yaml"
@@ -129,6 +130,8 @@ class Diagnosis(NamedTuple):
     source: str
 
 
+# Bounded: summarize judges thousands of machines whose captured logs often repeat (cleared by forget()).
+@functools.lru_cache(maxsize=256)
 def diagnose(log: str) -> Diagnosis | None:
     """The first cause `explain` states with confidence for ``log`` (output captured from Theano
     in the target, so Theano is the context), or None."""
@@ -139,3 +142,6 @@ def diagnose(log: str) -> Diagnosis | None:
         return None
     first = found[0]
     return Diagnosis(first.cause, first.explanation, first.remedy, first.fix, first.confidence, first.source)
+
+
+DERIVED.append(diagnose)
