@@ -154,7 +154,8 @@ def _say_blocking(fmt: str, blocking: list[Any], plan: Any, after: bool) -> None
         from theanodoctor.render.fix import render_blocking
 
         printed = {f for a in plan.actions if not a.applies for f in a.fix_ids}
-        emit(render_blocking(blocking, printed, style(), after))
+        applied = {f for a in plan.actions if a.applies for f in a.fix_ids}
+        emit(render_blocking(blocking, printed, applied, style(), after))
 
 
 @click.command(epilog=FIX_EXIT_CODES_HELP)

@@ -78,9 +78,10 @@ def render_before_after(rows: Iterable[dict[str, Any]], style: Style) -> str:
     return "\n".join(lines)
 
 
-def render_blocking(blocking: Sequence[Any], printed: set[str], style: Style, after: bool) -> str:
-    """What stays an error: each with what the user has to do (run the printed commands, or
-    edit by hand what no repair covers)."""
+def render_blocking(blocking: Sequence[Any], printed: set[str], applied: set[str], style: Style,
+                    after: bool) -> str:
+    """What stays an error: each with what the user has to do (run the printed commands, finish a
+    repair that needs an environment change, or edit by hand what no repair covers)."""
     if not blocking:
         return ""
     count = f"{len(blocking)} blocking error{'s' if len(blocking) != 1 else ''}"
@@ -88,11 +89,15 @@ def render_blocking(blocking: Sequence[Any], printed: set[str], style: Style, af
     lines = [_bold(head if after else f"This plan leaves {count}", style, "red")]
     for result in blocking:
         fix_id = result.outcome.fix_id
+        pending = fix_id in applied and bool(printed)  # a link made, the loader path still to set
         todo = ("run the commands printed above" if fix_id in printed else
-                f"its repair {fix_id} is not in this plan (see the notes)" if fix_id else
+                (f"its repair {'ran' if after else 'is in this plan'}; it takes effect once the environment "
+                 "changes printed above are made (in a new shell), then check again") if pending else
+                f"its repair {fix_id} ran, yet the check still fails: do what the arrow says" if fix_id in applied
+                else f"its repair {fix_id} is not in this plan (see the notes)" if fix_id else
                 "no repair of `fix` covers it: do what the arrow says")
         lines.append(f"  {result.id}: {result.outcome.message} ({todo})")
-        if result.outcome.remedy and fix_id not in printed:
+        if result.outcome.remedy and fix_id not in printed and not pending:
             lines.append(f"      {_arrow(style)} {result.outcome.remedy}")
     return "\n".join(lines)
 
