@@ -6,6 +6,7 @@ from __future__ import annotations
 import configparser
 import re
 
+from theanodoctor.fixes.rc_text import RcText
 from theanodoctor.scan.files import RepoFile
 from theanodoctor.scan.findings import Findings, Setting
 from theanodoctor.scan.model import Evidence, Problem, evidence
@@ -54,19 +55,11 @@ def read_theanorc(file: RepoFile, text: str, out: Findings) -> None:
         out.problems.append(Problem(file.rel, f"not a valid .theanorc ({exc.__class__.__name__}): "
                                               "Theano itself would refuse it at import"))
         return
-    lines = text.splitlines()
+    rc = RcText(text)  # fix's line-keeping reader says where each option stands
     for section in parser.sections():
         for option, value in parser.items(section):
             key = option if section == "global" else f"{section}.{option}"
-            out.settings.append(Setting(key.lower(), value.strip(), _where(file.rel, lines, section, option)))
-
-
-def _where(rel: str, lines: list[str], section: str, option: str) -> Evidence:
-    inside = False
-    for number, line in enumerate(lines, 1):
-        stripped = line.strip()
-        if stripped.startswith("["):
-            inside = stripped.strip("[]").strip() == section
-        elif inside and re.match(rf"{re.escape(option)}\s*[=:]", stripped, re.I):
-            return evidence(rel, number, line)
-    return evidence(rel, 1, f"[{section}] {option}")
+            line = rc.find(section, option)
+            where = (evidence(file.rel, line.at + 1, rc.lines[line.at]) if line else
+                     evidence(file.rel, 1, f"[{section}] {option}"))
+            out.settings.append(Setting(key.lower(), value.strip(), where))
