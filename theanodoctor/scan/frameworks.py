@@ -31,6 +31,10 @@ class Framework(NamedTuple):
     says: str
     source: str
     pairings: tuple[Pairing, ...]
+    git: str = ""  # its repository as a pip git URL
+    on_pypi: tuple[str, ...] | None = None  # the releases PyPI has (() = none; None = the table does not say)
+    tag: str = ""  # the git tag to install when it is not on PyPI
+    backend_setting: str = ""  # where the framework reads its backend (Keras)
 
 
 @table
@@ -49,8 +53,10 @@ def frameworks() -> tuple[Framework, ...]:
             pairings.append(Pairing(when, since, until, bool(pair.get("with_theano")), text(TABLE, pair, "subject"),
                                     text(TABLE, pair, "spec"), choice(TABLE, pair, "strength", ("hard", "stated")),
                                     text(TABLE, pair, "says"), text(TABLE, pair, "source")))
+        on_pypi = strings(TABLE, row, "on_pypi") if "on_pypi" in row else None
         found.append(Framework(text(TABLE, row, "name"), strings(TABLE, row, "imports"), text(TABLE, row, "says"),
-                               text(TABLE, row, "source"), tuple(pairings)))
+                               text(TABLE, row, "source"), tuple(pairings), str(row.get("git") or ""), on_pypi,
+                               str(row.get("tag") or ""), str(row.get("backend_setting") or "")))
     return tuple(found)
 
 
