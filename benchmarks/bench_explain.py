@@ -4,10 +4,10 @@ in the same run (ratios; never asserted in tests), and its score on the real-log
 1. ``theanodoctor explain BIG.log`` / ``python -c`` reading the same file line by line
    (both start an interpreter and read every line; the ratio is the cost of understanding it).
 2. The same / ``grep -c error BIG.log`` (when grep exists).
-3. Corpus scores, for tests/explain_corpus and its held-out set (tests/explain_corpus/heldout,
-   logs kept apart from tuning): share of logs whose labelled cause comes first (right), whose
-   first confident cause is another one (confidently wrong), with nothing recognised, and with
-   only low-confidence hints.
+3. Corpus scores, for each real-log set (tests/explain_sets.py: the first corpus, its held-out
+   set, later batches; each split into the logs tuned on and those held out): share of logs
+   whose labelled cause comes first (right), whose first confident cause is another one
+   (confidently wrong), with nothing recognised, and with only low-confidence hints.
 
 Runs are interleaved (A, B, A, B, ...) so drift hits both sides alike; medians are reported.
 
@@ -28,11 +28,10 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
 
 from timing import side_by_side  # noqa: E402
 
-CORPUS = HERE.parent / "tests" / "explain_corpus"
-HELDOUT = CORPUS / "heldout"  # logs never used to tune the catalogue
 READ_LINES = "import sys\nn = 0\nwith open(sys.argv[1], 'rb') as f:\n    for line in f:\n        n += 1\nprint(n)"
 
 
@@ -56,39 +55,36 @@ def write_log(path: Path, megabytes: int) -> int:
     return path.stat().st_size
 
 
-def corpus_score(folder: Path = CORPUS) -> dict[str, Any]:
-    """Scores over the logs indexed in ``folder``/cases.yaml: right (the labelled cause first, or
-    nothing confident for a `none` label), confidently wrong (another cause first with high or
-    medium confidence), unrecognised (nothing at all), low only (only low-confidence hints)."""
-    import yaml
+def outcome(case: Any) -> tuple[str, str]:
+    """How `explain` does on one real log (a ``tests.explain_sets.Case``): right (the labelled
+    cause first, or nothing confident for a `none` label), confidently_wrong (another cause first
+    with high or medium confidence), unrecognised (nothing at all), low_only (only low hints)."""
+    proc = subprocess.run([sys.executable, "-m", "theanodoctor", "explain", str(case.log), "-f", "json"],
+                          capture_output=True, check=False, timeout=120)
+    findings = json.loads(proc.stdout)["explain"]["findings"]
+    named = [f["cause"] for f in findings if f["confidence"] != "low"]
+    expected = case.label["suggested_cause_id"]
+    if named[:1] == ([] if expected == "none" else [expected]):
+        return "right", ""
+    if named:
+        return "confidently_wrong", f"{case.set}/{case.stem}: {named[0]} (labelled {expected})"
+    return ("low_only" if findings else "unrecognised"), ""
 
-    cases = yaml.safe_load((folder / "cases.yaml").read_text(encoding="utf-8"))["cases"]
+
+def corpus_score(outcomes: list[tuple[str, str]]) -> dict[str, Any]:
     counts = {"right": 0, "confidently_wrong": 0, "unrecognised": 0, "low_only": 0}
-    wrong: list[str] = []
-    for case in cases:
-        proc = subprocess.run([sys.executable, "-m", "theanodoctor", "explain", str(folder / case["file"]), "-f",
-                               "json"], capture_output=True, check=False, timeout=120)
-        findings = json.loads(proc.stdout)["explain"]["findings"]
-        named = [f["cause"] for f in findings if f["confidence"] != "low"]
-        expected = case["suggested_cause_id"]
-        if named[:1] == ([] if expected == "none" else [expected]):
-            counts["right"] += 1
-        elif named:
-            counts["confidently_wrong"] += 1
-            wrong.append(f"{Path(case['file']).stem}: {named[0]} (labelled {expected})")
-        elif findings:
-            counts["low_only"] += 1
-        else:
-            counts["unrecognised"] += 1
-    total = len(cases)
-    return {"logs": total, **{k: v / total for k, v in counts.items()}, "wrong": wrong}
+    for kind, _ in outcomes:
+        counts[kind] += 1
+    total = max(len(outcomes), 1)
+    wrong = [detail for kind, detail in outcomes if kind == "confidently_wrong"]
+    return {"logs": len(outcomes), **{k: v / total for k, v in counts.items()}, "wrong": wrong}
 
 
-def print_score(name: str, score: dict[str, Any]) -> None:
+def print_score(name: str, score: dict[str, Any], show_wrong: bool = False) -> None:
     print(f"{name} ({score['logs']} real logs): right {score['right']:.0%}, confidently wrong "
           f"{score['confidently_wrong']:.0%}, unrecognised {score['unrecognised']:.0%}, "
           f"low-confidence only {score['low_only']:.0%}")
-    for line in score["wrong"]:
+    for line in score["wrong"] if show_wrong else ():
         print(f"  confidently wrong: {line}")
 
 
@@ -119,8 +115,16 @@ def main() -> int:
 
 
 def _scores() -> int:
-    print_score("corpus", corpus_score(CORPUS))
-    print_score("held-out corpus", corpus_score(HELDOUT))
+    from tests.explain_sets import all_cases
+
+    results = [(case, outcome(case)) for case in all_cases()]
+    for name in dict.fromkeys(case.set for case, _ in results):
+        for part, heldout in (("tuned on", False), ("held out", True)):
+            chosen = [out for case, out in results if case.set == name and case.heldout == heldout]
+            if chosen:
+                print_score(f"{name}, {part}", corpus_score(chosen), show_wrong=True)
+    print_score("all held out", corpus_score([out for case, out in results if case.heldout]))
+    print_score("all", corpus_score([out for _, out in results]))
     return 0
 
 

@@ -358,3 +358,24 @@ def test_only_reasons_to_skip_cudnn_count_as_quoted_by_the_report():
                 "Exception: Compilation failed (return status=1): theano/compiledir_Linux/tmp/mod.cpp\n")
     found = explain_text(CUDNN_REPORT + python_h).recognised
     assert [f.cause for f in found][:2] == ["python-headers-missing", "cudnn-not-found"]
+
+
+def test_a_cause_that_needs_a_missing_fact_says_what_would_decide():
+    log = "RuntimeError: Cuda error: k_copy_4d: invalid device function.\n"
+    text = doctor("explain", "--text", log)
+    assert text.code == 0
+    assert "to decide: the GPU's compute capability" in text.out
+    doc = doctor("explain", "--text", log, "--format", "json").json()["explain"]
+    first = doc["findings"][0]
+    assert first["cause"] == "kernel-not-for-this-gpu" and first["confidence"] == "medium"
+    assert first["asks"] and "nvcc --version" in first["asks"][0]
+
+
+def test_a_high_confidence_signature_may_not_ask_for_missing_facts():
+    from theanodoctor.kb_causes import _asks
+    from theanodoctor.knowledge import KnowledgeError
+
+    row = {"id": "x", "confidence": "medium", "asks": "the CUDA version"}
+    assert _asks("signatures.yaml", row) == "the CUDA version"
+    with pytest.raises(KnowledgeError, match="cannot be high"):
+        _asks("signatures.yaml", {**row, "confidence": "high"})

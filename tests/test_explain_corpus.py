@@ -8,15 +8,11 @@ Known misses are listed with the reason, as strict xfails, so an improvement sho
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-import yaml
 
 from tests.cli_helpers import doctor
+from tests.explain_sets import all_cases
 
-CORPUS = Path(__file__).parent / "explain_corpus"
-HELDOUT = CORPUS / "heldout"
 KNOWN_MISSES = {
     "016": "the log shows a Theano 0.9 message; knowing pygpu 0.7 is too new for it needs the versions",
     "019": "'cannot import name gpuarray' is read as libgpuarray not loadable (the maintainers' usual cause)",
@@ -34,18 +30,17 @@ KNOWN_MISSES = {
 }
 
 
-def _cases(folder: Path) -> list:
-    cases = yaml.safe_load((folder / "cases.yaml").read_text(encoding="utf-8"))["cases"]
+def _params() -> list:
     params = []
-    for case in cases:
-        stem = Path(case["file"]).stem
-        key = stem[:3]
-        marks = [pytest.mark.xfail(reason=KNOWN_MISSES[key], strict=True)] if key in KNOWN_MISSES else []
-        params.append(pytest.param(folder / case["file"], case, id=stem, marks=marks))
+    for case in all_cases():
+        first_sets = case.set in ("corpus", "heldout")
+        reason = case.label.get("known_miss") or (KNOWN_MISSES.get(case.stem[:3]) if first_sets else None)
+        marks = [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
+        params.append(pytest.param(case.log, case.label, id=f"{case.set}-{case.stem}", marks=marks))
     return params
 
 
-@pytest.mark.parametrize(("log", "case"), _cases(CORPUS) + _cases(HELDOUT))
+@pytest.mark.parametrize(("log", "case"), _params())
 def test_corpus_log(log, case):
     run = doctor("explain", str(log), "--format", "json")
     doc = run.json()["explain"]

@@ -42,6 +42,7 @@ class Signature(NamedTuple):
     note: str  # shown with the evidence; {group} placeholders filled from the regex
     source: str
     logged: bool = False  # an error Theano logs and then goes on: like a warning, no cause of a later exception
+    asks: str = ""  # the fact the log lacks that would decide (versions, OS ...): shown to the user
 
     def match(self, segment: str, lowered: str) -> dict[str, str] | None:
         """The named values when this signature matches one normalised log segment, else None."""
@@ -71,6 +72,15 @@ def _regex(name: str, row: Any) -> re.Pattern[str] | None:
         return re.compile(str(value), flags)
     except re.error as exc:
         raise KnowledgeError(f"{where(name, row)}: `regex` does not compile: {exc}") from exc
+
+
+def _asks(name: str, row: Any) -> str:
+    # A cause that needs a fact the log lacks cannot be stated with high confidence.
+    asks = text(name, row, "asks", required=False)
+    if asks and row.get("confidence") == "high":
+        raise KnowledgeError(f"{where(name, row)}: a signature that `asks` for a missing fact cannot be high "
+                             "confidence (use medium or low)")
+    return asks
 
 
 def _lowered(name: str, row: Any, key: str) -> tuple[str, ...]:
@@ -109,7 +119,7 @@ def signatures() -> tuple[Signature, ...]:
             python=spec(SIGNATURES, row, "python"), warning=bool(row.get("warning", False)),
             confidence=choice(SIGNATURES, row, "confidence", CONFIDENCES),
             note=text(SIGNATURES, row, "note", required=False), source=text(SIGNATURES, row, "source"),
-            logged=bool(row.get("logged", False)),
+            logged=bool(row.get("logged", False)), asks=_asks(SIGNATURES, row),
         )
         if sig.cause not in known:
             raise KnowledgeError(f"{where(SIGNATURES, row)}: unknown cause `{sig.cause}`")

@@ -38,6 +38,7 @@ class Finding:
     warning: bool = False  # only warnings point at this cause
     details: tuple[str, ...] = ()  # remedy refined with values from the log and probe facts
     consequence_of: str | None = None
+    asks: tuple[str, ...] = ()  # facts the log lacks that would decide between this cause and others
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,7 @@ def build(scan: ScanResult, causes: dict[str, Cause]) -> list[Finding]:
             confidence=confidence, evidence=_evidence(hits), signatures=tuple(sorted(h.signature.id for h in hits)),
             values=values, source=cause.source, signature_sources=sources,
             warning=all(h.signature.warning for h in hits),
+            asks=tuple(dict.fromkeys(h.signature.asks for h in hits if h.signature.asks)),
         ))
     return order(findings, causes, scan.final_exception[0] if scan.final_exception else None)
 

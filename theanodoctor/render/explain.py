@@ -29,6 +29,7 @@ def _finding(console: Console, number: int, finding: Finding, style: Style) -> N
             lines.append(Text(f"      ({ev.note})", style="dim"))
     lines.append(Text(f"   {arrow} ") + Text(finding.remedy))
     lines.extend(Text(f"     {detail}") for detail in finding.details)
+    lines.extend(Text("   to decide: ", style="dim") + Text(ask) for ask in finding.asks)
     if finding.fix:
         can = Text(fix_offer(finding.fix), style="bold")
         lines.append(Text("   fix: ", style="dim") + can)
