@@ -13,6 +13,8 @@ import subprocess
 from pathlib import Path
 from typing import Any, Callable
 
+import pytest
+
 from tests.cli_helpers import doctor, result
 
 # A graph with an elementwise C op, a reduction and its gradient: C compilation, not only numpy.
@@ -45,6 +47,16 @@ def test_theano090_on_python36_computes(legacy_python: Callable[[str], str], tmp
     run = _run(legacy_python("theano090_py36"), tmp_path)
     assert run.returncode == 0, run.stderr[-2000:]
     assert "VERSIONS 0.9.0 1.12.1 0.19.0" in run.stdout
+
+
+@pytest.mark.parametrize(("name", "versions"), [("py27", "1.0.5 1.16.6 1.2.1"), ("healthy37", "1.0.5 1.16.6 1.2.1"),
+                                              ("pymc39", "1.1.2 1.21.6 1.7.3")])
+def test_verified_stack_computes(name: str, versions: str, legacy_python: Callable[[str], str],
+                                 tmp_path: Path) -> None:
+    """The `verified` rows of profiles/theano_compat.yaml that cite this test: the stack compiles and computes."""
+    run = _run(legacy_python(name), tmp_path)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert f"VERSIONS {versions}" in run.stdout
 
 
 def test_theano103_fails_with_numpy_1_16_2(legacy_python: Callable[[str], str], tmp_path: Path) -> None:
