@@ -1,4 +1,5 @@
-"""Theano's compile cache: the compiledir, its lock, stale modules and free disk (FACTS.md s6).
+"""Theano's compile cache: the compiledir, its lock, stale modules and free disk
+(Theano rel-1.0.5 theano/configdefaults.py:1724-1940).
 
 Facts come from the host's ``compiledir`` section, probed at the path the target's Theano
 reported; destructive remedies (unlocking, clearing) are only ever described, never commands.

@@ -1,6 +1,6 @@
 """The C++ compiler Theano finds (it compiles its C code, and the GPU back-end needs it), whether
 it fits the target Python (bitness, Python.h, libpythonXY on Windows), and nvcc's host-compiler
-limits (FACTS.md s5, s6)."""
+limits (profiles/host_compilers.yaml)."""
 
 from __future__ import annotations
 
@@ -243,7 +243,7 @@ def nvcc_host_compiler(facts: Facts, options: Options) -> Outcome:
     if is_windows(facts):
         row = kb_libs.msvc_range_for(version, full)
         accepts = f"CUDA {version}'s nvcc accepts Visual Studio {row.visual_studio}" if row else (
-            f"the reference has no verified Visual Studio range for CUDA {version}")
+            f"no verified Visual Studio range for CUDA {version} is known here")
         return skipped(f"cl.exe's version is not probed; {accepts}",
                        details=((f"nvcc says otherwise: {row.error_text}",) if row and row.error_text else ())
                        + ((f"source: {row.source}",) if row else ()))

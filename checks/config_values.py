@@ -1,5 +1,5 @@
-"""The keys and values in the config files, as Theano 1.0.5 / Theano-PyMC judge them (FACTS.md
-s2): inline comments that become part of a value, keys Theano ignores, values it refuses.
+"""The keys and values in the config files, as Theano 1.0.5 / Theano-PyMC judge them (Theano
+rel-1.0.5 theano/configparser.py): inline comments that become part of a value, keys Theano ignores, values it refuses.
 
 The target probe (``theano_config`` stage) reported Theano's own registry of keys, their kinds
 and enum options; when it is missing (``import theano`` failed) these checks fall back to

@@ -1,5 +1,5 @@
 """cuDNN: present, a version Theano 1.0.5 can use (5-7), built for the toolkit in use, its
-library where Theano loads it, and consistent with ``dnn.enabled`` (FACTS.md s2, s4, s5).
+library where Theano loads it, and consistent with ``dnn.enabled`` (Theano rel-1.0.5 theano/gpuarray/dnn.py).
 
 Theano uses the cuDNN under ``dnn.base_path``: by default ``cuda.root`` when
 ``<cuda.root>/include/cudnn.h`` exists, else none (on Linux an empty base leaves the compiler's

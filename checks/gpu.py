@@ -143,7 +143,8 @@ def cuda_visible_devices(facts: Facts, options: Options) -> Outcome:
 
 
 def _preallocation(value: float, total: int | None) -> tuple[float | None, str]:
-    """(MB preallocated at start-up, the rule applied) for gpuarray.preallocate (FACTS.md s2)."""
+    """(MB preallocated at start-up, the rule applied) for gpuarray.preallocate
+    (Theano rel-1.0.5 theano/gpuarray/__init__.py:89-152)."""
     if value > 1:
         return value, f"{value:g} > 1 means {value:g} MB"
     if total is None:
@@ -189,7 +190,8 @@ def gpu_memory(facts: Facts, options: Options) -> Outcome:
         return error(
             f"gpuarray.preallocate={raw} asks for {need:.0f} MB at start-up, but only {free} MB are free on "
             f"{gpu_label(gpu)}",
-            cause=f"Theano preallocates that memory when it opens the GPU ({rule}; FACTS.md s2)."
+            cause=f"Theano preallocates that memory when it opens the GPU ({rule}; Theano rel-1.0.5 "
+                  "theano/gpuarray/__init__.py:89-152)."
                   + (f" Other processes hold {held} MB of it (see gpu-processes)." if held else ""),
             remedy=f"Lower gpuarray.preallocate in {source_label(source)} ({suggestion}), set it to 0 to preallocate "
                    "nothing, or free memory on the GPU.",

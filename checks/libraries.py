@@ -2,7 +2,7 @@
 
 libgpuarray 0.7.6 loads one name per attempt. On Windows the names come from the *driver's* CUDA
 version (``nvrtc64_<maj><min>.dll``, ``cublas64_<maj><min>.dll``), which CUDA >= 10.0 toolkits
-never ship (FACTS.md s4). These checks say which file would load from which PATH folder and which
+never ship (libgpuarray v0.7.6 src/loaders/). These checks say which file would load from which PATH folder and which
 name is missing, from the facts only. Linux: see linux_libs.py.
 """
 

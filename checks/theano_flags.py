@@ -1,4 +1,4 @@
-"""THEANO_FLAGS as Theano 1.0.5 / Theano-PyMC read it (FACTS.md s2): comma-separated
+"""THEANO_FLAGS as Theano 1.0.5 / Theano-PyMC read it (Theano rel-1.0.5 theano/configparser.py:28-57): comma-separated
 ``key=value`` with full key names, the right-most wins, unknown keys are warned about and
 ignored, and a value here beats the config files."""
 
@@ -17,7 +17,7 @@ def unrecognised(facts: Facts, reg: Registry, keys: list[str]) -> tuple[list[str
     reported = stage(facts, "theano_config").get("flags_unrecognised")
     if isinstance(reported, list) and reg.complete:
         return [str(k) for k in reported], True
-    if reg.sep == "__":  # Theano-PyMC >= 1.0.12 reports every dotted name (FACTS.md s1)
+    if reg.sep == "__":  # Theano-PyMC >= 1.0.12 reports every dotted name (Theano-PyMC commit ed5bc1b07, rel-1.0.12)
         return [k for k in keys if "." in k], False
     return [k for k in keys if removed_for(facts, *reg.split(k))], False
 

@@ -1,6 +1,6 @@
-"""The config files as Theano 1.0.5 / Theano-PyMC read them (FACTS.md s2): which files, the
-look-alikes it never reads, their encoding, and whether they parse. Keys and values: see
-config_values.py; THEANO_FLAGS: theano_flags.py.
+"""The config files as Theano 1.0.5 / Theano-PyMC read them (Theano rel-1.0.5
+theano/configparser.py:66-72): which files, the look-alikes it never reads, their encoding,
+and whether they parse. Keys and values: see config_values.py; THEANO_FLAGS: theano_flags.py.
 
 The host probe (``theanorc`` section) read each file's raw bytes and parsed it the way Theano
 does.

@@ -51,7 +51,8 @@ def cuda_toolkit(facts: Facts, options: Options) -> Outcome:
             return ok("no CUDA toolkit found (not needed: Theano is configured for the CPU)", details=extra)
         return warn("no CUDA toolkit found",
                     cause="libgpuarray loads NVRTC and cuBLAS from a CUDA toolkit when Theano opens the GPU "
-                          "(FACTS.md s4); none was found in the default folders, CUDA_* variables or PATH.",
+                          "(libgpuarray v0.7.6 src/loaders/libnvrtc.c:29-58, src/loaders/libcublas.c:43-71); none was "
+                          "found in the default folders, CUDA_* variables or PATH.",
                     remedy="Install a CUDA toolkit your driver supports and put its bin folder on PATH "
                            "(Windows also sets CUDA_PATH), or set CUDA_ROOT to where it is.",
                     details=extra)
@@ -72,7 +73,8 @@ def cuda_toolkit(facts: Facts, options: Options) -> Outcome:
         problems.append(f"the version of {use.kit.get('root')} is unknown: {use.kit.get('version_error')}")
     if problems and wanted:
         return warn(f"{message}; but {problems[0]}",
-                    cause="Theano takes its cuDNN default (dnn.base_path) from cuda.root (FACTS.md s2), so a "
+                    cause="Theano takes its cuDNN default (dnn.base_path) from cuda.root (Theano rel-1.0.5 "
+                          "theano/configdefaults.py:374-385), so a "
                           "cuda.root that is not a toolkit leaves it pointing nowhere.",
                     remedy=SET_ROOT, details=details + tuple(problems[1:]))
     return ok(message, details=details + tuple(problems))
@@ -152,8 +154,9 @@ def cuda_path_env(facts: Facts, options: Options) -> Outcome:
     if problems:
         return warn(problems[0] + and_more(problems),
                     cause="Theano takes cuda.root from CUDA_ROOT, else CUDA_PATH, else the folder above a file "
-                          "named nvcc on PATH (FACTS.md s2); tools and DLL loading follow PATH. When they name "
-                          "different toolkits, or a folder that is not there, the parts do not fit together.",
+                          "named nvcc on PATH (Theano rel-1.0.5 theano/configdefaults.py:245-265); tools and DLL "
+                          "loading follow PATH. When they name different toolkits, or a folder that is not there, "
+                          "the parts do not fit together.",
                     remedy="Make CUDA_PATH (and CUDA_ROOT, if set) name the toolkit you want and put its bin "
                            "folder on PATH; remove variables that point at uninstalled toolkits.",
                     details=tuple(problems))
@@ -190,7 +193,8 @@ def cuda_lib_path(facts: Facts, options: Options) -> Outcome:
              "(Theano rel-0.9.0 theano/sandbox/cuda/nvcc_compiler.py:209-211 adds -lcudart); the loader finds it "
              "through LD_LIBRARY_PATH, ld.so.conf or the system folders." if old else
              "libgpuarray opens the unversioned libnvrtc.so and libcublas.so, which the loader finds only "
-             "through LD_LIBRARY_PATH or ld.so.conf (FACTS.md s4).")
+             "through LD_LIBRARY_PATH or ld.so.conf (libgpuarray v0.7.6 src/loaders/libnvrtc.c:56, "
+             "src/loaders/libcublas.c:69).")
     missing = ("the CUDA libraries" if old else "libnvrtc.so and libcublas.so") + f" of {kit_label(use.kit)}"
     remedy = (f"Put {lib} first on LD_LIBRARY_PATH (`export LD_LIBRARY_PATH={lib}:$LD_LIBRARY_PATH` in your shell "
               f"profile), or list it in a file under /etc/ld.so.conf.d/ and run `sudo ldconfig`.")

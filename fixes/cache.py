@@ -1,6 +1,7 @@
-"""Compile cache repairs (FACTS.md s6), without importing Theano: clear the compiled module
-folders, purge the compiledir, unlock a stale compile lock. Nothing is planned unless the
-folder is proven to be a Theano compiledir; a live lock owner blocks everything but --force."""
+"""Compile cache repairs (Theano rel-1.0.5 theano/gof/cmodule.py, theano/gof/compilelock.py), without
+importing Theano: clear the compiled module folders, purge the compiledir, unlock a stale compile
+lock. Nothing is planned unless the folder is proven to be a Theano compiledir; a live lock owner
+blocks everything but --force."""
 
 from __future__ import annotations
 

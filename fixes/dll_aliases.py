@@ -1,4 +1,5 @@
-"""Windows: the toolkit's DLLs under the names libgpuarray 0.7.6 asks for (FACTS.md s4).
+"""Windows: the toolkit's DLLs under the names libgpuarray 0.7.6 asks for
+(libgpuarray v0.7.6 src/loaders/libnvrtc.c:36, src/loaders/libcublas.c:50).
 
 The names come from the driver's CUDA version (``nvrtc64_<maj><min>.dll``,
 ``cublas64_<maj><min>.dll``), plus the CUDA-10.0-style names guides add for 10.1/10.2. Each is a

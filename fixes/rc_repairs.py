@@ -1,5 +1,5 @@
-"""Repairs of config files Theano reads (FACTS.md s2): encoding, inline comments, the removed
-``gpu`` device, options Theano ignores, Theano-PyMC's ``__`` names. Each edits a Draft."""
+"""Repairs of config files Theano reads (Theano rel-1.0.5 theano/configparser.py): encoding, inline
+comments, the removed ``gpu`` device, options Theano ignores, Theano-PyMC's ``__`` names. Each edits a Draft."""
 
 from __future__ import annotations
 

@@ -1,10 +1,10 @@
 """A round-trip editor for Theano config files: every line is kept byte for byte (comments,
 order, unknown sections, line endings) except the ones an edit changes.
 
-It reads the file the way Python's ``configparser`` does for Theano (FACTS.md s2): ``[section]``
-headers, ``key = value`` or ``key: value`` lines, comments starting with ``#`` or ``;`` on their
-own line, indented lines continuing the value above. Option names compare case-insensitively,
-section names exactly.
+It reads the file the way Python's ``configparser`` does for Theano (Theano rel-1.0.5
+theano/configparser.py:77): ``[section]`` headers, ``key = value`` or ``key: value`` lines,
+comments starting with ``#`` or ``;`` on their own line, indented lines continuing the value
+above. Option names compare case-insensitively, section names exactly.
 """
 
 from __future__ import annotations

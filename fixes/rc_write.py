@@ -1,6 +1,7 @@
 """Settings `fix` writes into the config file: the ones a toolkit needs (``theanorc-write``:
 device, floatX, ``[cuda] root``, ``[dnn] base_path``) and ``blas.ldflags`` for numpy 1.22/1.23
-(FACTS.md s1: an explicit value, even empty, skips Theano's failing BLAS probe)."""
+(Theano rel-1.0.5 theano/configdefaults.py:1276-1284: an explicit value, even empty, skips Theano's
+failing BLAS probe)."""
 
 from __future__ import annotations
 

@@ -50,7 +50,8 @@ SPECS = {
         EnvSpec("py27", "2.7", ("numpy==1.16.6", "scipy==1.2.1", "Theano==1.0.5")),
         EnvSpec("pymc39", "3.9", ("numpy==1.21.6", "scipy==1.7.3", "Theano-PyMC==1.1.2")),
         EnvSpec("notheano38", "3.8", ()),
-        # Both import only with blas.ldflags set (THEANO_FLAGS=blas.ldflags=); FACTS.md s1.
+        # Both import only with blas.ldflags set (THEANO_FLAGS=blas.ldflags=): Theano rel-1.0.5
+        # theano/configdefaults.py:1284.
         EnvSpec("numpy2_311", "3.11", ("numpy==2.0.2", "scipy==1.13.1", "Theano==1.0.5")),
         EnvSpec("py311_np123", "3.11", ("numpy==1.23.5", "scipy==1.10.1", "Theano==1.0.5")),
         # The older Theano releases with the numpy/scipy of their own months (profiles/theano_releases.yaml).

@@ -1,4 +1,4 @@
-"""The CUDA knowledge tables: they load typed, carry the facts FACTS.md s5 states, and a
+"""The CUDA knowledge tables: they load typed, carry the driver minimums NVIDIA states, and a
 malformed table names its file and line."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def test_tables_load_typed_with_a_source_on_every_row():
 
 
 @pytest.mark.parametrize("cuda, full, linux, windows", [
-    # FACTS.md s5, minimum driver Linux / Windows
+    # NVIDIA's table, minimum driver Linux / Windows
     ("9.0", "9.0.176", "384.81", "385.54"),
     ("9.2", "9.2.88", "396.26", "397.44"),
     ("10.0", None, "410.48", "411.31"),
@@ -133,9 +133,9 @@ def tables(fake_profiles: dict[str, str]) -> dict[str, str]:
 
 GOOD_DRIVER = """\
 releases:
-  - {cuda: "10.2", label: "10.2", linux: "440.33", windows: "441.22", basis: nvidia-table, source: s}
+  - {cuda: "10.2", label: "10.2", linux: "440.33", windows: "441.22", basis: nvidia-table, source: x.io/s}
 minor_compat:
-  - {cuda: ">=12,<13", label: "12.x", linux: "525.60.13", exact: true, source: s}
+  - {cuda: ">=12,<13", label: "12.x", linux: "525.60.13", exact: true, source: x.io/s}
 """
 
 
@@ -144,7 +144,7 @@ minor_compat:
     (GOOD_DRIVER.replace('linux: "440.33", windows: "441.22", ', ""), r"cuda_driver.yaml:2: a row needs `linux`"),
     (GOOD_DRIVER.replace("nvidia-table", "blog"), r"cuda_driver.yaml:2: `basis` must be one of"),
     (GOOD_DRIVER.replace('cuda: "10.2"', "cuda: 10.2"), r"cuda_driver.yaml:2: `cuda` must be a dotted version"),
-    (GOOD_DRIVER.replace(", source: s}", "}", 1), r"cuda_driver.yaml:2: `source` must be a non-empty string"),
+    (GOOD_DRIVER.replace(", source: x.io/s}", "}", 1), r"cuda_driver.yaml:2: `source` must be a non-empty string"),
     (GOOD_DRIVER.replace('">=12,<13"', '"twelve"'), r"cuda_driver.yaml:4: `cuda` is not a version range"),
     (GOOD_DRIVER.replace("exact: true", "exact: maybe"), r"cuda_driver.yaml:4: `exact` must be true or false"),
     (GOOD_DRIVER.replace("minor_compat:", "families:"), r"cuda_driver.yaml: expected a list under `minor_compat:`"),
@@ -157,13 +157,13 @@ def test_malformed_driver_table(tables, text, message):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("architectures:\n  - {cc: '8.6', family: Ampere, added: '11.1', source: s}\n"
-     "  - {cc: '8.6', family: Ampere, added: '11.1', source: s}\n",
+    ("architectures:\n  - {cc: '8.6', family: Ampere, added: '11.1', source: x.io/s}\n"
+     "  - {cc: '8.6', family: Ampere, added: '11.1', source: x.io/s}\n",
      r"gpu_arch.yaml:3: compute capability 8.6 is listed twice"),
-    ("architectures:\n  - {cc: '3.7', family: Kepler, added: '12.0', last: '11.8', source: s}\n",
+    ("architectures:\n  - {cc: '3.7', family: Kepler, added: '12.0', last: '11.8', source: x.io/s}\n",
      r"gpu_arch.yaml:2: `added` 12.0 is after `last` 11.8"),
-    ("architectures:\n  - {cc: sm_86, family: Ampere, source: s}\n", r"gpu_arch.yaml:2: `cc` must be a dotted"),
-    ("architectures:\n  - {cc: '8.6', added: '11.1', source: s}\n", r"gpu_arch.yaml:2: `family` must be"),
+    ("architectures:\n  - {cc: sm_86, family: Ampere, source: x.io/s}\n", r"gpu_arch.yaml:2: `cc` must be a dotted"),
+    ("architectures:\n  - {cc: '8.6', added: '11.1', source: x.io/s}\n", r"gpu_arch.yaml:2: `family` must be"),
 ])
 def test_malformed_arch_table(tables, text, message):
     tables["gpu_arch.yaml"] = text
@@ -175,13 +175,15 @@ NAMES_HEAD = "vendor_words: [nvidia]\nsuffix_patterns: ['\\d+gb']\ngpus:\n"
 
 
 @pytest.mark.parametrize("text, message", [
-    (NAMES_HEAD + "  - {cc: '8.6', names: [RTX 3090], source: s}\n"
-     "  - {cc: '7.5', names: [NVIDIA RTX 3090], source: s}\n",
+    (NAMES_HEAD + "  - {cc: '8.6', names: [RTX 3090], source: x.io/s}\n"
+     "  - {cc: '7.5', names: [NVIDIA RTX 3090], source: x.io/s}\n",
      r"gpu_names.yaml:5: 'NVIDIA RTX 3090' is listed as 8.6 and 7.5"),
-    (NAMES_HEAD + "  - {cc: '8.6', names: [], source: s}\n", r"gpu_names.yaml:4: `names` must list at least one"),
-    (NAMES_HEAD + "  - {cc: '8.6', names: RTX 3090, source: s}\n", r"gpu_names.yaml:4: `names` must be a list"),
-    (NAMES_HEAD + "  - {cc: '8.6', names: [NVIDIA], source: s}\n", r"gpu_names.yaml:4: GPU name 'NVIDIA' is empty"),
-    (NAMES_HEAD.replace("'\\d+gb'", "'(gb'") + "  - {cc: '8.6', names: [X], source: s}\n",
+    (NAMES_HEAD + "  - {cc: '8.6', names: [], source: x.io/s}\n", r"gpu_names.yaml:4: `names` must list at least one"),
+    (NAMES_HEAD + "  - {cc: '8.6', names: RTX 3090, source: x.io/s}\n", r"gpu_names.yaml:4: `names` must be a list"),
+    (NAMES_HEAD + "  - {cc: '8.6', names: [NVIDIA], source: x.io/s}\n",
+     r"gpu_names.yaml:4: GPU name 'NVIDIA' is empty"),
+    (NAMES_HEAD.replace("'\\d+gb'", "'(gb'")
+     + "  - {cc: '8.6', names: [X], source: x.io/s}\n",
      r"suffix pattern '\(gb' is not"),
     ("gpus: []\n", r"gpu_names.yaml: expected a list of strings under `vendor_words:`"),
 ])

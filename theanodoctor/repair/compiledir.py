@@ -1,5 +1,6 @@
 """Proof that a folder is a Theano compiledir, who holds its compile lock, and deletion that
-never leaves it: the guards every cache repair re-checks right before it acts (FACTS.md s6).
+never leaves it: the guards every cache repair re-checks right before it acts
+(Theano rel-1.0.5 theano/configdefaults.py:1839-1940).
 
 Deletion walks with ``os.scandir``/``lstat`` semantics: a symlink is unlinked, never followed,
 so a link inside the cache pointing at the user's files removes the link only.

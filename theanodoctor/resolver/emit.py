@@ -13,7 +13,7 @@ from theanodoctor.resolver.model import Resolution
 from theanodoctor.resolver.space import pygpu_source
 from theanodoctor.textfile import write_text_atomically
 
-WINDOWS_CUDA = "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v{cuda}"  # FACTS.md s5
+WINDOWS_CUDA = "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v{cuda}"  # DlibDotNet nuget/BuildUtils.ps1:561
 LINUX_CUDA = "/usr/local/cuda-{cuda}"
 
 
