@@ -36,7 +36,7 @@ def removed_options() -> tuple[Removed, ...]:
     return tuple(
         Removed(knowledge.text(TABLE, row, "section"), knowledge.text(TABLE, row, "option", required=False),
                 knowledge.text(TABLE, row, "message"), knowledge.text(TABLE, row, "remedy"),
-                knowledge.text(TABLE, row, "source"))
+                knowledge.source(TABLE, row, "source"))
         for row in knowledge.rows(TABLE, "removed")
     )
 
@@ -46,7 +46,7 @@ def fallback_kinds() -> dict[str, KeyKind]:
     return {
         kind.key: kind for kind in (
             KeyKind(knowledge.text(TABLE, row, "key"), knowledge.choice(TABLE, row, "kind", KINDS),
-                    knowledge.strings(TABLE, row, "options"), knowledge.text(TABLE, row, "source"))
+                    knowledge.strings(TABLE, row, "options"), knowledge.source(TABLE, row, "source"))
             for row in knowledge.rows(TABLE, "fallback_keys"))
     }
 
@@ -71,7 +71,7 @@ def release_tables() -> tuple[ReleaseKeys, ...]:
         found.append(ReleaseKeys(knowledge.text(TABLE, row, "flavour"), knowledge.text(TABLE, row, "version"),
                                  {str(k): str(v) for k, v in keys.items()},
                                  {str(k): tuple(map(str, v)) for k, v in enum.items()},
-                                 knowledge.text(TABLE, row, "source")))
+                                 knowledge.source(TABLE, row, "source")))
     return tuple(found)
 
 
@@ -126,7 +126,7 @@ def _dunder(facts: Facts) -> bool:
     if flavour(facts) != PYMC:
         return False
     version = dist_version(facts, PYMC) or ""
-    try:  # Theano-PyMC renamed its keys in 1.0.12 (FACTS.md s1)
+    try:  # Theano-PyMC renamed its keys in 1.0.12 (commit ed5bc1b07)
         return tuple(int(p) for p in version.split(".")[:3]) >= (1, 0, 12)
     except ValueError:
         return True

@@ -27,7 +27,7 @@ from .common import (
 )
 
 TABLE = "scipy_numpy.yaml"
-PYGPU_RANGE = SpecifierSet(">=0.7.0,<0.8.0")  # Theano 1.0 gpuarray/__init__.py:61-84 (FACTS.md s3)
+PYGPU_RANGE = SpecifierSet(">=0.7.0,<0.8.0")  # Theano rel-1.0.5 theano/gpuarray/__init__.py:61-84
 LIBGPUARRAY_API = 2
 INSTALL_PYGPU = ("pygpu is not on PyPI: install pygpu 0.7.x from conda-forge (`conda install -c conda-forge pygpu`, "
                  "Python 3.7-3.10) or build libgpuarray + pygpu 0.7.6 from source.")
@@ -43,7 +43,7 @@ class Pair(NamedTuple):
 def scipy_pairs() -> tuple[Pair, ...]:
     return tuple(
         Pair(knowledge.version_range(TABLE, row, "scipy"), knowledge.version_range(TABLE, row, "numpy"),
-             knowledge.text(TABLE, row, "source"))
+             knowledge.source(TABLE, row, "source"))
         for row in knowledge.rows(TABLE, "pairs")
     )
 
@@ -156,8 +156,8 @@ def python_bits(facts: Facts, options: Options) -> Outcome:
                          "conda-forge's pygpu is built for 64-bit platforms only (linux-64, osx-64, osx-arm64, "
                          "win-64).",
                    remedy="Install a 64-bit Python (64-bit Miniconda, for example) and build the environment there.",
-                   details=("source: reference cuda-compat.md (cuDNN -x64- packages, lib\\x64); "
-                            "theano-libgpuarray.md Q10 (conda-forge pygpu builds)",))
+                   details=("source: https://github.com/pytorch/builder/tree/f4cfb706 (cudnn-*-windows10-x64-* "
+                            "packages); https://anaconda.org/conda-forge/pygpu/files (conda-forge pygpu builds)",))
 
 
 # -- pygpu / libgpuarray -------------------------------------------------------------------------

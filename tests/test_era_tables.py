@@ -8,15 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from theanodoctor import kb_era, kb_stacks, knowledge
+from theanodoctor import kb_era, kb_stacks, knowledge, sources
 from theanodoctor.knowledge import KnowledgeError
 
 ROOT = Path(__file__).parent.parent
 PROFILES = ROOT / "profiles"
-# A source a user can open: an upstream file at a tag (with a line), an issue/PR URL, or a test here;
-# or it says it is unknown / not reproduced.
-OPENABLE = re.compile(r"(rel-\d[\w.]*\s\S+:\d+|tag rel-\d|https://|tests/test_\w+\.py::\w+|commit [0-9a-f]{7}|unknown"
-                      r"|not reproduced|\[run\]|profiles/)")
 
 
 def _test_exists(ref: str) -> bool:
@@ -35,13 +31,13 @@ def test_every_release_of_the_era_is_there() -> None:
 def test_release_rows_have_their_shape_and_sources(release: kb_era.Release) -> None:
     assert re.fullmatch(r"20[12]\d-\d\d-\d\d", release.date)
     for source in (release.date_source, release.python_source, release.requires_source):
-        assert OPENABLE.search(source), source
+        assert sources.problem(source) is None, source
         assert release.tag in source or "HISTORY.txt" in source or "NEWS.txt" in source, source
     assert release.python and all(re.fullmatch(r"[23]\.\d+", p) for p in release.python)
     assert release.backends and release.naming in ("dotted", "dunder")
     assert release.reproduced or release.numpy_known, "a release whose rules were not reproduced needs numpy_known"
     for pin in release.pins:
-        assert OPENABLE.search(pin.source), pin.source
+        assert sources.problem(pin.source) is None, pin.source
         assert kb_era.pin_problem(release, pin) == ""
 
 
@@ -137,20 +133,20 @@ def test_last_wheels_of_python_27_and_35() -> None:
 
 def _one_release(**changes: str) -> str:
     row = {"flavour": "Theano", "version": '"0.9.0"', "tag": "rel-0.9.0", "date": '"2017-03-20"',
-           "date_source": "d", "python": '["2.7"]', "python_source": "p", "numpy": '">=1.9.1"',
-           "scipy": '">=0.14"', "requires_source": "r", "numpy_known": '"1.12.1"', "numpy_known_source": "k",
+           "date_source": "x.io/s", "python": '["2.7"]', "python_source": "x.io/s", "numpy": '">=1.9.1"',
+           "scipy": '">=0.14"', "requires_source": "x.io/s", "numpy_known": '"1.12.1"', "numpy_known_source": "x.io/s",
            "backends": "[cuda]", "naming": "dotted", **changes}
     body = "\n".join(f"    {k}: {v}" for k, v in row.items())
-    return f"releases:\n  - {body.lstrip()}\nbackends:\n  - {{id: cuda, name: old, device: [gpu], source: s}}\n"
+    return f"releases:\n  - {body.lstrip()}\nbackends:\n  - {{id: cuda, name: old, device: [gpu], source: x.io/s}}\n"
 
 
 @pytest.mark.parametrize("changes, message", [
     ({}, None),
-    ({"pins": '[{python: "3.6", numpy: "1.8.2", scipy: "0.19.0", source: s}]'},
+    ({"pins": '[{python: "3.6", numpy: "1.8.2", scipy: "0.19.0", source: x.io/s}]'},
      r"theano_releases.yaml:\d+: Theano 0.9.0 pin: numpy 1.8.2 is outside the release's numpy >=1.9.1"),
-    ({"pins": '[{python: "3.6", numpy: "1.13.3", scipy: "0.19.0", source: s}]'},
+    ({"pins": '[{python: "3.6", numpy: "1.13.3", scipy: "0.19.0", source: x.io/s}]'},
      "numpy 1.13.3 is newer than its numpy_known 1.12.1"),
-    ({"pins": '[{python: "3.6", numpy: "1.12.1", scipy: "0.13.0", source: s}]'}, "scipy 0.13.0 is outside"),
+    ({"pins": '[{python: "3.6", numpy: "1.12.1", scipy: "0.13.0", source: x.io/s}]'}, "scipy 0.13.0 is outside"),
     ({"backends": "[gpuarray-9]"}, "backend.s. gpuarray-9 not under `backends:`"),
     ({"version": '"0.10.0b4"'}, None),
     ({"version": "0.9"}, "`version` must be a version in quotes, not 0.9"),

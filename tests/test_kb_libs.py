@@ -134,7 +134,7 @@ loader:
     windows_cublas: "cublas64_{major}{minor}.dll"
     fallbacks: ["9.1"]
     linux: [libcuda.so]
-    source: s
+    source: x.io/s
 """
 
 

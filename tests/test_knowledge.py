@@ -56,18 +56,19 @@ def test_invalid_yaml_and_bad_range_are_reported(fake_profiles):
         knowledge.compat_rules()
 
 
-CAUSE = "causes:\n  - {id: a, title: t, cause: c, remedy: r, fix: %s, source: s}\n"
+CAUSE = "causes:\n  - {id: a, title: t, cause: c, remedy: r, fix: %s, source: x.io/s}\n"
 
 
 @pytest.mark.parametrize("causes, signatures, message", [
     (CAUSE % "rename-everything", "signatures: []\n", r"causes.yaml:2: `fix` must be one of the fix ids"),
-    (CAUSE % "none", "signatures:\n  - {id: x, cause: b, contains: [t], confidence: high, source: s}\n",
+    (CAUSE % "none", "signatures:\n  - {id: x, cause: b, contains: [t], confidence: high, source: x.io/s}\n",
      r"signatures.yaml:2: unknown cause `b`"),
-    (CAUSE % "none", "signatures:\n  - {id: x, cause: a, contains: [t], regex: '(', confidence: high, source: s}\n",
+    (CAUSE % "none",
+     "signatures:\n  - {id: x, cause: a, contains: [t], regex: '(', confidence: high, source: x.io/s}\n",
      r"signatures.yaml:2: `regex` does not compile"),
-    (CAUSE % "none", "signatures:\n  - {id: x, cause: a, contains: [t], confidence: sure, source: s}\n",
+    (CAUSE % "none", "signatures:\n  - {id: x, cause: a, contains: [t], confidence: sure, source: x.io/s}\n",
      r"signatures.yaml:2: `confidence` must be one of high, medium, low"),
-    (CAUSE % "none", "signatures:\n  - {id: x, cause: a, contains: [], confidence: high, source: s}\n",
+    (CAUSE % "none", "signatures:\n  - {id: x, cause: a, contains: [], confidence: high, source: x.io/s}\n",
      r"signatures.yaml:2: `contains` needs at least one"),
 ])
 def test_malformed_catalogue_names_file_and_line(fake_profiles, causes, signatures, message):

@@ -347,7 +347,7 @@ def test_resolution_json_shape() -> None:
 
 _GOOD = """stacks:
   - {id: a, title: A, os: any, flavour: Theano, theano: "1.0.5", python: "3.7", numpy: "1.16.6",
-     scipy: "1.2.1", source: s}
+     scipy: "1.2.1", source: x.io/s}
 pygpu: []
 compilers: []
 """
@@ -356,8 +356,8 @@ compilers: []
 @pytest.mark.parametrize("text, message", [
     (_GOOD.replace('python: "3.7"', "python: 3.7"), r"profiles/stacks.yaml:2: `python` must be a version in quotes"),
     (_GOOD.replace("os: any", "os: beos"), r"stacks.yaml:2: `os` must be one of"),
-    (_GOOD.replace("source: s}", 'source: s, cuda: "10.2"}'), "a GPU stack names `cuda` and `pygpu`"),
-    (_GOOD.replace("source: s}", "source: s, compiler: nope}"), "compiler 'nope' is not under `compilers:`"),
+    (_GOOD.replace("source: x.io/s}", 'source: x.io/s, cuda: "10.2"}'), "a GPU stack names `cuda` and `pygpu`"),
+    (_GOOD.replace("source: x.io/s}", "source: x.io/s, compiler: nope}"), "compiler 'nope' is not under `compilers:`"),
     (_GOOD.replace("id: a,", "id: A B,"), "`id` must be kebab-case"),
     (_GOOD, None),
 ])

@@ -61,7 +61,7 @@ def test_settings_match_their_markers(key, value, expected):
 def test_a_malformed_marker_names_its_line(fake_profiles):
     fake_profiles["theano_api.yaml"] = ("releases: {versions: ['1.0.5']}\nmarkers:\n"
                                         "  - {id: a, kind: call, name: x.y, keyword: '(', spec: '<1', strength: hard,"
-                                        " says: s, source: s}\n")
+                                        " says: s, source: x.io/s}\n")
     with pytest.raises(KnowledgeError, match=r"profiles/theano_api.yaml:3: not a regular expression"):
         markers.markers()
 
@@ -69,6 +69,6 @@ def test_a_malformed_marker_names_its_line(fake_profiles):
 def test_a_malformed_pairing_names_its_line(fake_profiles):
     fake_profiles["frameworks.yaml"] = ("frameworks:\n  - name: x\n    imports: [x]\n    says: s\n    source: s\n"
                                         "    pairings:\n      - {when: 'soon', subject: theano, spec: '<1',"
-                                        " strength: hard, says: s, source: s}\n")
+                                        " strength: hard, says: s, source: x.io/s}\n")
     with pytest.raises(KnowledgeError, match=r"profiles/frameworks.yaml:7: `when`"):
         frameworks.frameworks()

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 from packaging.specifiers import SpecifierSet
 
 from theanodoctor.fixes import FIX_IDS
-from theanodoctor.knowledge import DERIVED, KnowledgeError, choice, rows, spec, strings, table, text, where
+from theanodoctor.knowledge import DERIVED, KnowledgeError, choice, rows, source, spec, strings, table, text, where
 
 CAUSES = "causes.yaml"
 SIGNATURES = "signatures.yaml"
@@ -95,7 +95,7 @@ def causes() -> dict[str, Cause]:
         cause = Cause(
             id=text(CAUSES, row, "id"), title=text(CAUSES, row, "title"), cause=text(CAUSES, row, "cause"),
             remedy=text(CAUSES, row, "remedy"), fix=_fix(CAUSES, row), explains=strings(CAUSES, row, "explains"),
-            generic=bool(row.get("generic", False)), source=text(CAUSES, row, "source"),
+            generic=bool(row.get("generic", False)), source=source(CAUSES, row, "source"),
         )
         if cause.id in found:
             raise KnowledgeError(f"{where(CAUSES, row)}: cause `{cause.id}` is defined twice")
@@ -118,7 +118,7 @@ def signatures() -> tuple[Signature, ...]:
             context=_lowered(SIGNATURES, row, "context"), unless=_lowered(SIGNATURES, row, "unless"),
             python=spec(SIGNATURES, row, "python"), warning=bool(row.get("warning", False)),
             confidence=choice(SIGNATURES, row, "confidence", CONFIDENCES),
-            note=text(SIGNATURES, row, "note", required=False), source=text(SIGNATURES, row, "source"),
+            note=text(SIGNATURES, row, "note", required=False), source=source(SIGNATURES, row, "source"),
             logged=bool(row.get("logged", False)), asks=_asks(SIGNATURES, row),
         )
         if sig.cause not in known:

@@ -12,7 +12,18 @@ from typing import Any, NamedTuple
 from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-from theanodoctor.knowledge import KnowledgeError, choice, load_table, rows, strings, table, text, version_range, where
+from theanodoctor.knowledge import (
+    KnowledgeError,
+    choice,
+    load_table,
+    rows,
+    source,
+    strings,
+    table,
+    text,
+    version_range,
+    where,
+)
 
 OSES = ("linux", "windows")
 _DOTTED = re.compile(r"^\d+(\.\d+)*$")
@@ -110,7 +121,7 @@ def driver_table() -> DriverTable:
             builds=strings(name, row, "builds"),
             linux=mins["linux"], windows=mins["windows"],
             basis=choice(name, row, "basis", ("nvidia-table", "installer")),
-            source=text(name, row, "source"),
+            source=source(name, row, "source"),
             where=where(name, row),
         ))
     families = []
@@ -119,7 +130,7 @@ def driver_table() -> DriverTable:
         families.append(CompatFamily(
             cuda=version_range(name, row, "cuda"), label=text(name, row, "label"),
             linux=mins["linux"], windows=mins["windows"],
-            exact=_flag(name, row, "exact"), source=text(name, row, "source"),
+            exact=_flag(name, row, "exact"), source=source(name, row, "source"),
             where=where(name, row),
         ))
     return DriverTable(tuple(releases), tuple(families))
@@ -223,7 +234,7 @@ def architectures() -> dict[str, Arch]:
             family=text(name, row, "family"),
             added=_dotted(name, row, "added", _CC, required=False),
             last=_dotted(name, row, "last", _CC, required=False),
-            source=text(name, row, "source"),
+            source=source(name, row, "source"),
         )
         if arch.cc in found:
             raise KnowledgeError(f"{where(name, row)}: compute capability {arch.cc} is listed twice")
@@ -297,7 +308,7 @@ def gpu_names() -> NameTable:
     gpus = []
     for row in rows(name, "gpus"):
         cc = _dotted(name, row, "cc", _CC) or ""
-        source = text(name, row, "source")
+        cited = source(name, row, "source")
         names = strings(name, row, "names")
         if not names:
             raise KnowledgeError(f"{where(name, row)}: `names` must list at least one GPU")
@@ -308,7 +319,7 @@ def gpu_names() -> NameTable:
             if seen.get(key, cc) != cc:
                 raise KnowledgeError(f"{where(name, row)}: {gpu!r} is listed as {seen[key]} and {cc}")
             seen[key] = cc
-            gpus.append(GpuName(gpu, cc, source, key))
+            gpus.append(GpuName(gpu, cc, cited, key))
     return NameTable(vendor, tuple(suffixes), tuple(gpus))
 
 

@@ -17,6 +17,7 @@ from theanodoctor.knowledge import (
     choice,
     load_table,
     rows,
+    source,
     spec,
     strings,
     table,
@@ -123,7 +124,7 @@ def _version(row: Any, key: str, pattern: re.Pattern[str]) -> str:
 
 def _pin(row: Any) -> EraPin:
     return EraPin(_version(row, "python", _VERSION), _version(row, "numpy", _EXACT),
-                  _version(row, "scipy", _EXACT), bool(row.get("verified", False)), text(NAME, row, "source"))
+                  _version(row, "scipy", _EXACT), bool(row.get("verified", False)), source(NAME, row, "source"))
 
 
 def _release(row: Any, known_backends: set[str]) -> Release:
@@ -140,12 +141,12 @@ def _release(row: Any, known_backends: set[str]) -> Release:
     release = Release(
         flavour=choice(NAME, row, "flavour", FLAVOURS), version=_version(row, "version", _EXACT),
         pre=bool(row.get("pre", False)), tag=text(NAME, row, "tag"), date=text(NAME, row, "date"),
-        date_source=text(NAME, row, "date_source"), python=strings(NAME, row, "python"),
-        python_source=text(NAME, row, "python_source"), numpy=numpy, scipy=scipy,
-        requires_source=text(NAME, row, "requires_source"),
+        date_source=source(NAME, row, "date_source"), python=strings(NAME, row, "python"),
+        python_source=source(NAME, row, "python_source"), numpy=numpy, scipy=scipy,
+        requires_source=source(NAME, row, "requires_source"),
         documented=text(NAME, row, "documented", required=False),
         numpy_known=_version(row, "numpy_known", _EXACT) if "numpy_known" in row else "",
-        numpy_known_source=text(NAME, row, "numpy_known_source", required=False),
+        numpy_known_source=source(NAME, row, "numpy_known_source", required=False),
         reproduced=bool(row.get("rules_reproduced", False)),
         backends=found, naming=choice(NAME, row, "naming", ("dotted", "dunder")),
         pins=tuple(_pin(p) for p in pins), where=where(NAME, row),
@@ -173,7 +174,7 @@ def backends() -> tuple[Backend, ...]:
     return tuple(
         Backend(text(NAME, row, "id"), text(NAME, row, "name"), strings(NAME, row, "device"),
                 spec(NAME, row, "pygpu"), bool(row.get("usable", True)),
-                text(NAME, row, "note", required=False), text(NAME, row, "source"))
+                text(NAME, row, "note", required=False), source(NAME, row, "source"))
         for row in rows(NAME, "backends"))
 
 
@@ -211,7 +212,7 @@ def old_backend() -> OldBackend:
 @table
 def option_spans() -> dict[str, OptionSpan]:
     return {span.key: span for span in (
-        OptionSpan(text(NAME, row, "key"), strings(NAME, row, "releases"), text(NAME, row, "source"))
+        OptionSpan(text(NAME, row, "key"), strings(NAME, row, "releases"), source(NAME, row, "source"))
         for row in rows(NAME, "options"))}
 
 

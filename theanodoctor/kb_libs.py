@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-from theanodoctor.knowledge import KnowledgeError, rows, strings, table, text, version_range, where
+from theanodoctor.knowledge import KnowledgeError, rows, source, strings, table, text, version_range, where
 
 LIBS = "cuda_libraries.yaml"
 CUDNN = "cudnn.yaml"
@@ -149,7 +149,7 @@ def _library_rows(key: str, os_name: str) -> tuple[LibraryNames, ...]:
     for row in rows(LIBS, key):
         files = _files(LIBS, row, "files")
         found.append(LibraryNames(os_name, version_range(LIBS, row, "cuda"), files,
-                                  _subset(LIBS, row, "inferred", files), text(LIBS, row, "source")))
+                                  _subset(LIBS, row, "inferred", files), source(LIBS, row, "source")))
     return tuple(found)
 
 
@@ -174,14 +174,14 @@ def loader_rule() -> LoaderRule:
             raise KnowledgeError(f"{where(LIBS, row)}: `{key}` needs {{major}} and {{minor}}")
     return LoaderRule(
         id=text(LIBS, row, "id"), windows_driver=text(LIBS, row, "windows_driver"),
-        fallbacks=fallbacks, linux=strings(LIBS, row, "linux"), source=text(LIBS, row, "source"),
+        fallbacks=fallbacks, linux=strings(LIBS, row, "linux"), source=source(LIBS, row, "source"),
         **patterns,
     )
 
 
 @table
 def guide_aliases() -> tuple[GuideAliases, ...]:
-    return tuple(GuideAliases(version_range(LIBS, row, "cuda"), _files(LIBS, row, "names"), text(LIBS, row, "source"))
+    return tuple(GuideAliases(version_range(LIBS, row, "cuda"), _files(LIBS, row, "names"), source(LIBS, row, "source"))
                  for row in rows(LIBS, "guide_aliases"))
 
 
@@ -242,7 +242,7 @@ def theano_cudnn() -> TheanoCudnn:
         too_recent=text(CUDNN, row, "too_recent"),
         mixed=text(CUDNN, row, "mixed"),
         enabled_but_unusable=text(CUDNN, row, "enabled_but_unusable"),
-        source=text(CUDNN, row, "source"),
+        source=source(CUDNN, row, "source"),
     )
 
 
@@ -250,7 +250,7 @@ def theano_cudnn() -> TheanoCudnn:
 def cudnn_builds() -> tuple[CudnnBuild, ...]:
     return tuple(
         CudnnBuild(version_range(CUDNN, row, "cudnn"), _label(CUDNN, row, "label"), _cuda_list(CUDNN, row, "cuda"),
-                   _cuda_list(CUDNN, row, "cuda_unverified"), text(CUDNN, row, "source"))
+                   _cuda_list(CUDNN, row, "cuda_unverified"), source(CUDNN, row, "source"))
         for row in rows(CUDNN, "builds")
     )
 
@@ -270,7 +270,7 @@ def build_for(cudnn_version: str | None) -> CudnnBuild | None:
 def cudnn_files() -> tuple[CudnnFiles, ...]:
     return tuple(
         CudnnFiles(_integer(CUDNN, row, "major"), strings(CUDNN, row, "windows"), text(CUDNN, row, "linux"),
-                   _subset(CUDNN, row, "unverified", ("windows", "linux")), text(CUDNN, row, "source"))
+                   _subset(CUDNN, row, "unverified", ("windows", "linux")), source(CUDNN, row, "source"))
         for row in rows(CUDNN, "files")
     )
 
@@ -316,7 +316,7 @@ def gcc_limits() -> tuple[GccLimit, ...]:
     return tuple(
         GccLimit(version_range(COMPILERS, row, "cuda"), _number(COMPILERS, row, "max_gcc"),
                  _number(COMPILERS, row, "min_gcc", required=False),
-                 text(COMPILERS, row, "error_text", required=False), text(COMPILERS, row, "source"))
+                 text(COMPILERS, row, "error_text", required=False), source(COMPILERS, row, "source"))
         for row in rows(COMPILERS, "gcc")
     )
 
@@ -325,7 +325,7 @@ def gcc_limits() -> tuple[GccLimit, ...]:
 def msvc_ranges() -> tuple[MsvcRange, ...]:
     return tuple(
         MsvcRange(version_range(COMPILERS, row, "cuda"), text(COMPILERS, row, "visual_studio"),
-                  text(COMPILERS, row, "error_text", required=False), text(COMPILERS, row, "source"))
+                  text(COMPILERS, row, "error_text", required=False), source(COMPILERS, row, "source"))
         for row in rows(COMPILERS, "msvc")
     )
 

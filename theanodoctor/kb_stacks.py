@@ -14,6 +14,7 @@ from theanodoctor.knowledge import (
     KnowledgeError,
     choice,
     rows,
+    source,
     spec,
     strings,
     table,
@@ -114,7 +115,7 @@ def _stack(row: Any) -> Stack:
         python=_version(row, "python", _MINOR) or "", numpy=_version(row, "numpy", _EXACT) or "",
         scipy=_version(row, "scipy", _EXACT) or "", pygpu=pygpu, cuda=cuda, cudnn=cudnn,
         compiler=text(STACKS, row, "compiler", required=False) or None, fixes=strings(STACKS, row, "fixes"),
-        source=text(STACKS, row, "source"), where=where(STACKS, row),
+        source=source(STACKS, row, "source"), where=where(STACKS, row),
     )
 
 
@@ -146,14 +147,14 @@ def pygpu_sources() -> tuple[PygpuSource, ...]:
             raise KnowledgeError(f"{where(STACKS, row)}: `os` must list some of {', '.join(OSES)}")
         found.append(PygpuSource(_id(row), text(STACKS, row, "channel"), _version(row, "version", _EXACT) or "",
                                  version_range(STACKS, row, "python"), oses, text(STACKS, row, "note"),
-                                 text(STACKS, row, "source")))
+                                 source(STACKS, row, "source")))
     return tuple(found)
 
 
 @table
 def compilers() -> tuple[Compiler, ...]:
     return tuple(Compiler(_id(row), choice(STACKS, row, "os", OSES), text(STACKS, row, "label"),
-                          strings(STACKS, row, "conda"), text(STACKS, row, "source"))
+                          strings(STACKS, row, "conda"), source(STACKS, row, "source"))
                  for row in rows(STACKS, "compilers"))
 
 
@@ -164,7 +165,7 @@ def compiler_for(os_name: str) -> Compiler | None:
 @table
 def last_wheels() -> dict[str, LastWheels]:
     return {row["python"]: LastWheels(_version(row, "python", _MINOR) or "", _version(row, "numpy", _EXACT) or "",
-                                      _version(row, "scipy", _EXACT) or "", text(STACKS, row, "source"),
+                                      _version(row, "scipy", _EXACT) or "", source(STACKS, row, "source"),
                                       _version(row, "first_numpy", _EXACT, required=False))
             for row in rows(STACKS, "wheels")}
 
@@ -183,12 +184,12 @@ def scipy_pairs() -> tuple[ScipyPair, ...]:
     this keeps the resolver from loading the whole check catalogue)."""
     name = "scipy_numpy.yaml"
     return tuple(ScipyPair(version_range(name, row, "scipy"), version_range(name, row, "numpy"),
-                           text(name, row, "source"), text(name, row, "pin", required=False) or None,
+                           source(name, row, "source"), text(name, row, "pin", required=False) or None,
                            spec(name, row, "python")) for row in rows(name, "pairs"))
 
 
 @table
 def gpu_limits() -> tuple[GpuLimit, ...]:
     return tuple(GpuLimit(_id(row), version_range(STACKS, row, "cc"), text(STACKS, row, "message"),
-                          text(STACKS, row, "source"))
+                          source(STACKS, row, "source"))
                  for row in rows(STACKS, "gpu_limits"))

@@ -1,6 +1,6 @@
 """Load the YAML knowledge tables of ``theanodoctor.profiles`` once, typed, with file:line errors.
 
-``load_table`` and the small validators (``rows``, ``text``, ``strings``, ``spec``,
+``load_table`` and the small validators (``rows``, ``text``, ``source``, ``strings``, ``spec``,
 ``version_range``, ``choice``) are shared by every typed table loader; each raises
 ``KnowledgeError`` naming file and line."""
 
@@ -13,6 +13,8 @@ from typing import Any, Callable, NamedTuple, TypeVar
 import yaml
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
+
+from theanodoctor import sources
 
 T = TypeVar("T")
 TABLES: list[functools._lru_cache_wrapper[Any]] = []
@@ -105,6 +107,15 @@ def text(name: str, row: Any, key: str, required: bool = True) -> str:
     return value.strip()
 
 
+def source(name: str, row: Any, key: str = "source", required: bool = True) -> str:
+    """A ``text`` shown to users as where a fact comes from: it must keep :data:`sources.RULE`."""
+    value = text(name, row, key, required)
+    why = sources.problem(value) if value else None
+    if why:
+        raise KnowledgeError(f"{where(name, row)}: `{key}` {why}")
+    return value
+
+
 def strings(name: str, row: Any, key: str) -> tuple[str, ...]:
     value = row.get(key, [])
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
@@ -177,7 +188,7 @@ def compat_rules() -> tuple[CompatRule, ...]:
             message=text(name, row, "message"),
             remedy=text(name, row, "remedy"),
             commands=strings(name, row, "commands"),
-            source=text(name, row, "source"),
+            source=source(name, row),
         )
         for row in rows(name, "rules")
     )
@@ -190,7 +201,7 @@ def verified_stacks() -> tuple[Verified, ...]:
         Verified(
             flavour=(flavour := choice(name, row, "flavour", FLAVOURS)),
             theano=text(name, row, "theano", required=False) or NEWEST[flavour],
-            **{k: text(name, row, k) for k in ("python", "numpy", "scipy", "source")},
+            **{k: text(name, row, k) for k in ("python", "numpy", "scipy")}, source=source(name, row),
         )
         for row in rows(name, "verified")
     )

@@ -44,7 +44,7 @@ def python_dates() -> dict[str, tuple[str, str]]:
     """"3.7" -> (its x.y.0 date, source), from profiles/python_releases.yaml."""
     name = "python_releases.yaml"
     return {knowledge.text(name, row, "python"): (knowledge.text(name, row, "date"),
-                                                  knowledge.text(name, row, "source"))
+                                                  knowledge.source(name, row, "source"))
             for row in knowledge.rows(name, "releases")}
 
 

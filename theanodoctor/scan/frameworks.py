@@ -8,7 +8,7 @@ from typing import NamedTuple
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-from theanodoctor.knowledge import KnowledgeError, choice, rows, strings, table, text, where
+from theanodoctor.knowledge import KnowledgeError, choice, rows, source, strings, table, text, where
 
 TABLE = "frameworks.yaml"
 
@@ -52,10 +52,10 @@ def frameworks() -> tuple[Framework, ...]:
             since, until = (str(pair.get(k, "")) for k in ("since", "until"))
             pairings.append(Pairing(when, since, until, bool(pair.get("with_theano")), text(TABLE, pair, "subject"),
                                     text(TABLE, pair, "spec"), choice(TABLE, pair, "strength", ("hard", "stated")),
-                                    text(TABLE, pair, "says"), text(TABLE, pair, "source")))
+                                    text(TABLE, pair, "says"), source(TABLE, pair, "source")))
         on_pypi = strings(TABLE, row, "on_pypi") if "on_pypi" in row else None
         found.append(Framework(text(TABLE, row, "name"), strings(TABLE, row, "imports"), text(TABLE, row, "says"),
-                               text(TABLE, row, "source"), tuple(pairings), str(row.get("git") or ""), on_pypi,
+                               source(TABLE, row, "source"), tuple(pairings), str(row.get("git") or ""), on_pypi,
                                str(row.get("tag") or ""), str(row.get("backend_setting") or "")))
     return tuple(found)
 
@@ -70,7 +70,7 @@ class Ceiling(NamedTuple):
 @table
 def python2_ceilings() -> tuple[Ceiling, ...]:
     return tuple(Ceiling(text(TABLE, row, "name"), strings(TABLE, row, "imports"), text(TABLE, row, "last"),
-                         text(TABLE, row, "source"))
+                         source(TABLE, row, "source"))
                  for row in rows(TABLE, "python2_ceilings"))
 
 

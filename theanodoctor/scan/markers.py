@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 from packaging.version import Version
 
-from theanodoctor.knowledge import KnowledgeError, choice, load_table, rows, table, text, version_range, where
+from theanodoctor.knowledge import KnowledgeError, choice, load_table, rows, source, table, text, version_range, where
 from theanodoctor.scan.findings import Setting, Use
 
 TABLE = "theano_api.yaml"
@@ -38,7 +38,7 @@ def markers() -> tuple[Marker, ...]:
             keyword=text(TABLE, row, "keyword", required=kind == "call"),
             value=text(TABLE, row, "value", required=kind == "setting"),
             spec=str(row["spec"]), strength=choice(TABLE, row, "strength", ("hard", "soft")),
-            says=text(TABLE, row, "says"), source=text(TABLE, row, "source"))
+            says=text(TABLE, row, "says"), source=source(TABLE, row, "source"))
         for pattern in (marker.keyword, marker.value) + ((marker.name,) if kind == "setting" else ()):
             try:
                 re.compile(pattern)
