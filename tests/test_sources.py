@@ -122,16 +122,28 @@ def test_no_message_in_the_code_cites_our_notes() -> None:
     assert not found, found
 
 
-def test_explain_prints_the_primary_source(tmp_path: Path) -> None:
+LOGS = {
+    "numpy-bool-alias": ('Traceback (most recent call last):\n  File "train.py", line 1, in <module>\n'
+                         "    import theano\nAttributeError: module 'numpy' has no attribute 'bool'.\n",
+                         "Theano rel-1.0.5 theano/scalar/basic.py:2323",
+                         "tests/test_smoke.py::test_numpy124_fails_at_import_with_the_known_cause"),
+    "nvrtc-dll-name": ("ERROR (theano.gpuarray): Could not initialize pygpu, support disabled\n"
+                       "pygpu.gpuarray.GpuArrayException: b'Could not load \"nvrtc64_70.dll\": "
+                       "The specified module could not be found.\\r\\n'\n",
+                       "libgpuarray v0.7.6 src/loaders/libnvrtc.c:36", "github.com/Theano/libgpuarray/issues/587"),
+}
+
+
+@pytest.mark.parametrize("cause", list(LOGS))
+def test_explain_prints_the_primary_source(cause: str, tmp_path: Path) -> None:
     log = tmp_path / "error.log"
-    log.write_text('Traceback (most recent call last):\n  File "train.py", line 1, in <module>\n'
-                   "    import theano\nAttributeError: module 'numpy' has no attribute 'bool'.\n")
+    text, upstream, also = LOGS[cause]
+    log.write_text(text)
     run = doctor("explain", str(log))
-    assert "source: Theano rel-1.0.5 theano/scalar/basic.py:2323" in run.out, run.out
-    assert "tests/test_smoke.py::test_numpy124_fails_at_import_with_the_known_cause" in run.out
+    assert f"cause id: {cause}; source: " in run.out and upstream in run.out and also in run.out, run.out
     doc = json.loads(doctor("explain", str(log), "--format", "json").out)["explain"]
     first = doc["findings"][0]
-    assert first["cause"] == "numpy-bool-alias" and sources.problem(first["source"]) is None, first
+    assert first["cause"] == cause and sources.problem(first["source"]) is None, first
 
 
 def test_check_prints_the_primary_source() -> None:
