@@ -7,8 +7,8 @@ Openable is one of
     (a line range ``:29-58`` is fine; ``rel-0.9.0:theano/...:502`` too);
   - a test of this repository that reproduces the fact: ``tests/test_x.py`` or
     ``tests/test_x.py::test_name`` (tests/test_sources.py checks that it exists).
-A source must not cite the project's internal notes (``FACTS.md``, the ``reference/*.md`` pages, their
-``s5`` / ``Q8`` sections or ``[CSDN-T3]``-style keys): no user can open those."""
+A source must not cite the project's internal notes (``FACTS.md``, the ``reference/*.md`` pages or
+their ``[CSDN-T3]``-style keys): no user can open those."""
 
 from __future__ import annotations
 
