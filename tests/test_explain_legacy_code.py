@@ -47,3 +47,11 @@ def test_a_literal_holding_a_context_text_is_found_in_the_block_that_has_both():
     second = [(BLOCK_LINES + 1, f"xx {literal} xx")]
     scan = scanner.feed_blocks([first, second])
     assert context in scan.context_seen and sig.id in scan.hits
+
+
+def test_an_api_a_later_theano_removed_names_the_last_release_with_it():
+    found = explain_text("  File \"model.py\", line 3, in <module>\n    from theano.tensor.nnet.Conv3D import conv3D\n"
+                         "ImportError: No module named 'theano.tensor.nnet.Conv3D'\n").findings
+    old = _marker("theano.tensor.nnet.Conv3D")
+    assert found[0].cause == "theano-too-new-for-code" and found[0].confidence == "medium"
+    assert any(f"Theano {old.spec}" in line for line in found[0].details)

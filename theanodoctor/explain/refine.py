@@ -136,12 +136,13 @@ def _soname(finding: Finding, scan: ScanResult, facts: Any) -> list[str]:
     return [f"The loader looked for `{lib}` by that exact name."] if lib else []
 
 
-@refiner("theano-too-old-for-code")
+@refiner("theano-too-old-for-code", "theano-too-new-for-code")
 def _theano_release(finding: Finding, scan: ScanResult, facts: Any) -> list[str]:
     """The Theano releases that have what this one lacks, from the API markers `scan` uses."""
     from theanodoctor.scan.markers import markers
 
-    api, func, keyword = (finding.values.get(k) for k in ("api", "func", "kw"))
+    api = finding.values.get("api") or finding.values.get("api2")
+    func, keyword = finding.values.get("func"), finding.values.get("kw")
     for marker in markers():
         last = marker.name.rsplit(".", 1)[-1]
         if (marker.kind == "module" and last == api) or \
