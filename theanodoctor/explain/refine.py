@@ -6,6 +6,7 @@ Each refiner returns extra detail lines; the cause's own remedy stays as written
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -133,6 +134,21 @@ def _gcc(finding: Finding, scan: ScanResult, facts: Any) -> list[str]:
 def _soname(finding: Finding, scan: ScanResult, facts: Any) -> list[str]:
     lib = finding.values.get("lib") or finding.values.get("lib2")
     return [f"The loader looked for `{lib}` by that exact name."] if lib else []
+
+
+@refiner("theano-too-old-for-code", "theano-too-new-for-code")
+def _theano_release(finding: Finding, scan: ScanResult, facts: Any) -> list[str]:
+    """The Theano releases that have what this one lacks, from the API markers `scan` uses."""
+    from theanodoctor.scan.markers import markers
+
+    api = finding.values.get("api") or finding.values.get("api2")
+    func, keyword = finding.values.get("func"), finding.values.get("kw")
+    for marker in markers():
+        last = marker.name.rsplit(".", 1)[-1]
+        if (marker.kind == "module" and last == api) or \
+                (marker.kind == "call" and last == func and keyword and re.fullmatch(marker.keyword, keyword)):
+            return [f"{marker.says}: this code needs Theano {marker.spec} ({marker.source.split(' ; ')[0].strip()})."]
+    return []
 
 
 @refiner("pygpu-init-failed", "compile-failed", "cudnn-unusable", "old-backend-gpu-unavailable", "gpu-context-missing")

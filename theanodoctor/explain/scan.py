@@ -62,12 +62,15 @@ class ScanResult:
 class Scanner:
     def __init__(self, sigs: Iterable[Signature]) -> None:
         self.sigs = tuple(sigs)
-        self.context = sorted({c for s in self.sigs for c in s.context + s.unless})
+        # Shortest first: a text missing from a block rules out every longer one that contains it.
+        self.context = sorted({c for s in self.sigs for c in s.context + s.unless}, key=lambda c: (len(c), c))
         literals = {lit for s in self.sigs for lit in s.contains} | set(SIGNIFICANT_WORDS)
         # str.find per literal runs in C over a whole block (one big case-insensitive regex
         # alternation is ~100x slower in Python's re). A literal that contains another one
         # needs no search of its own: its lines are found by the shorter one.
         self.literals = sorted(lit for lit in literals if not any(o != lit and o in lit for o in literals))
+        # The context texts inside each literal: one missing from a block rules the literal out too.
+        self.inside = {lit: tuple(c for c in self.context if c in lit) for lit in self.literals}
         self.result = ScanResult()
 
     def feed_blocks(self, blocks: Iterable[list[tuple[int, str]]]) -> ScanResult:
@@ -96,12 +99,13 @@ class Scanner:
         lowered = "\n".join(texts).lower()
         starts = list(accumulate((len(t) + 1 for t in texts), initial=0))
         # Context only needs to be seen somewhere, not located.
-        seen = self.result.context_seen
-        seen.update(c for c in self.context if c not in seen and c in lowered)
+        absent = self._context(lowered)
         if self.result.python_hint is None and "site-packages" in lowered:
             self._python_hint(block, starts, lowered.find("site-packages"))
         hit: set[int] = set()
         for literal in self.literals:
+            if absent and any(c in absent for c in self.inside[literal]):
+                continue
             pos = lowered.find(literal)
             while pos != -1:
                 index = bisect_right(starts, pos) - 1
@@ -109,6 +113,18 @@ class Scanner:
                 pos = lowered.find(literal, starts[index + 1])
         for index in sorted(hit):
             self._line(*block[index])
+
+    def _context(self, lowered: str) -> set[str]:
+        """Note the context texts this block holds; return those it lacks (of the ones not seen yet)."""
+        seen, absent = self.result.context_seen, set[str]()
+        for text in self.context:
+            if text in seen:
+                continue
+            if any(short in text for short in absent) or text not in lowered:
+                absent.add(text)
+            else:
+                seen.add(text)
+        return absent
 
     def _python_hint(self, block: list[tuple[int, str]], starts: list[int], pos: int) -> None:
         for _, text in block[bisect_right(starts, pos) - 1:]:

@@ -1,0 +1,57 @@
+"""What batch legacy-code added to `explain`: the Theano release a missing API needs (read from
+the API markers `scan` uses), and the scan's shortcut of skipping context texts and literals that
+a block cannot hold, which must not lose a match in a later block."""
+
+from __future__ import annotations
+
+from theanodoctor.explain import explain_text
+from theanodoctor.explain.scan import BLOCK_LINES, Scanner
+from theanodoctor.kb_causes import signatures
+from theanodoctor.scan.markers import markers
+
+
+def _marker(name: str):
+    return next(m for m in markers() if m.name == name)
+
+
+def test_a_missing_theano_api_names_the_release_that_has_it():
+    found = explain_text("  File \"keras/activations.py\", line 20, in relu\n    return T.nnet.relu(x)\n"
+                         "AttributeError: module 'theano.tensor.nnet' has no attribute 'relu'\n").findings
+    first = found[0]
+    relu = _marker("theano.tensor.nnet.relu")
+    assert first.cause == "theano-too-old-for-code" and first.confidence == "medium"
+    assert any(f"Theano {relu.spec}" in line for line in first.details)
+    assert first.asks  # the installed version would decide
+
+
+def test_a_pool_keyword_of_a_later_release_names_that_release():
+    found = explain_text("TypeError: pool_2d() got an unexpected keyword argument 'ws'\n").findings
+    ws = next(m for m in markers() if m.kind == "call" and m.name.endswith(".pool_2d"))
+    assert found[0].cause == "theano-too-old-for-code" and found[0].confidence == "high"
+    assert any(f"Theano {ws.spec}" in line for line in found[0].details)
+
+
+def test_context_seen_only_in_a_later_block_still_counts():
+    lines = ["ImportError: cannot import name 'is_same_graph' from 'theano.gof.toolbox'"]
+    lines += ["filler"] * BLOCK_LINES + ["  File \"site-packages/pymc3/__init__.py\", line 41"]
+    found = explain_text("\n".join(lines) + "\n").recognised
+    assert [f.cause for f in found][:1] == ["pymc3-needs-theano-pymc"]
+
+
+def test_a_literal_holding_a_context_text_is_found_in_the_block_that_has_both():
+    scanner = Scanner(signatures())
+    sig, literal = next((s, lit) for s in scanner.sigs if s.regex is None
+                        for lit in s.contains if scanner.inside.get(lit))
+    context = scanner.inside[literal][0]
+    first = [(n, "nothing here") for n in range(1, BLOCK_LINES + 1)]
+    second = [(BLOCK_LINES + 1, f"xx {literal} xx")]
+    scan = scanner.feed_blocks([first, second])
+    assert context in scan.context_seen and sig.id in scan.hits
+
+
+def test_an_api_a_later_theano_removed_names_the_last_release_with_it():
+    found = explain_text("  File \"model.py\", line 3, in <module>\n    from theano.tensor.nnet.Conv3D import conv3D\n"
+                         "ImportError: No module named 'theano.tensor.nnet.Conv3D'\n").findings
+    old = _marker("theano.tensor.nnet.Conv3D")
+    assert found[0].cause == "theano-too-new-for-code" and found[0].confidence == "medium"
+    assert any(f"Theano {old.spec}" in line for line in found[0].details)
