@@ -102,9 +102,9 @@ def _bind_import_from(tree: Any, node: Any, rules: tuple[Rule, ...], out: Import
         out.bindings[local] = Binding(full, moved.new if moved and moved.new else full, moved.rule if moved else None)
     if not any(moves):
         for full in fulls:
-            rule = manual(full, rules)
-            if rule:
-                out.manual.append(Manual(rule.id, line, _code(node), rule.says))
+            listed = manual(full, rules)
+            if listed:
+                out.manual.append(Manual(listed.id, line, _code(node), listed.says))
         return
     news = [m.new if m else None for m in moves]
     parents = {n.rpartition(".")[0] if n else None for n in news}
@@ -123,15 +123,13 @@ def _bind_import_from(tree: Any, node: Any, rules: tuple[Rule, ...], out: Import
     before = _code(node)
     rules_hit = list(dict.fromkeys(m.rule.id for m in moves if m))
     if not new_parent:  # `from theano.compat import six` -> `import six`
+        name, alias = items[0]
         if len(items) != 1:
             return
-        name, alias = items[0]
         as_text = f" as {alias.value}" if alias else ""
         tail = [Leaf(token.NAME, "as", prefix=" "), Leaf(token.NAME, alias.value, prefix=" ")] if alias else []
         node.replace(Node(syms.import_name, [Leaf(token.NAME, "import", prefix=node.prefix),
                                              dotted(str(news[0]), " "), *tail]))
-        rule = moves[0].rule if moves[0] else None
-        out.bindings[(alias or name).value] = Binding(f"{parent}.{name.value}", str(news[0]), rule)
         out.changes.append(Change(rules_hit[0], line, f"{before} -> import {news[0]}{as_text}"))
         return
     module.replace(dotted(new_parent, module.prefix))

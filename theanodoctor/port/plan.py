@@ -4,6 +4,7 @@ edits as one write action for the safe file layer (its hash is the precondition)
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import os
 from pathlib import Path
@@ -101,7 +102,7 @@ def _theanorc(file: RepoFile, data: bytes, rules: tuple[Rule, ...]) -> tuple[Act
     if action is None:
         return None, None
     changes = tuple(Change(rule, 0, what) for rule, what in edits)
-    action = action._replace(preview=action.preview.replace(f"{action.path} (now)", f"a/{file.rel}")
+    action = dataclasses.replace(action, preview=action.preview.replace(f"{action.path} (now)", f"a/{file.rel}")
                              .replace(f"{action.path} (after)", f"b/{file.rel}"))
     return action, FileResult(file.rel, changes, ())
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from fissix.pgen2 import token
 from fissix.pygram import python_symbols as syms
+from fissix.pytree import Leaf
 
 from theanodoctor.kb_port import Rule
 from theanodoctor.scan import py2tree
@@ -18,7 +19,16 @@ from .flags import port_flags
 from .imports import Binding, Imports, read_imports
 from .model import Change, Manual, Ported
 from .moves import call_rule, exact, manual, move
-from .tree import attr_trailer, attribute_name, is_attr_trailer, is_call_trailer, keyword_name, neutralize, statement_of
+from .tree import (
+    assigned,
+    attr_trailer,
+    attribute_name,
+    is_attr_trailer,
+    is_call_trailer,
+    keyword_name,
+    neutralize,
+    statement_of,
+)
 
 _LITERAL = re.compile(r"(?P<prefix>[A-Za-z]*)(?P<quote>'''|\"\"\"|'|\")(?P<body>.*)(?P=quote)", re.S)
 REMOVED_NOTE = "removed by theanodoctor port: set the device in THEANO_FLAGS or .theanorc, e.g. device=cuda0"
@@ -28,16 +38,31 @@ def _code(node: Any) -> str:
     return " ".join(str(node).split())
 
 
-def _express(new: str, own: str, bindings: dict[str, Binding]) -> tuple[str, list[str]] | None:
-    """A local name and attributes that reach ``new`` after porting: the reference's own name
-    first, then any other imported name."""
-    for local in [own, *bindings]:
-        base = bindings[local].new
-        if new == base:
-            return local, []
-        if new.startswith(base + "."):
-            return local, new[len(base) + 1:].split(".")
-    return None
+def _callee(node: Any, call: Any) -> str:
+    return "".join(str(c).strip() for c in node.children[:node.children.index(call)])
+
+
+def _reach(new: str, local: str, bindings: dict[str, Binding]) -> list[str] | None:
+    """The attributes after ``local`` that name ``new`` once the imports are ported."""
+    base = bindings[local].new
+    if new == base:
+        return []
+    return new[len(base) + 1:].split(".") if new.startswith(base + ".") else None
+
+
+def _imported_only(tree: Any, name: str) -> bool:
+    """``name`` is bound by imports alone in this file (never assigned, never a parameter)."""
+    return not any(leaf.type == token.NAME and leaf.value == name and assigned(leaf) and not _in_import(leaf)
+                   for leaf in tree.leaves())
+
+
+def _in_import(leaf: Any) -> bool:
+    node = leaf.parent
+    while node is not None:
+        if node.type in (syms.import_name, syms.import_from):
+            return True
+        node = node.parent
+    return False
 
 
 class _File:
@@ -59,73 +84,82 @@ class _File:
         if first.type != token.NAME or first.value not in self.imports.bindings:
             return
         binding = self.imports.bindings[first.value]
-        trailers = node.children[1:]
         attrs: list[Any] = []
-        for trailer in trailers:
+        for trailer in node.children[1:]:
             if not is_attr_trailer(trailer):
                 break
             attrs.append(trailer)
         names = [t.children[1].value for t in attrs]
-        old = ".".join([binding.old, *names])
-        rest = trailers[len(attrs):]
+        old = ".".join([binding.old, *names])  # what the code named before porting
+        now = ".".join([binding.new, *names])  # what it names once its import is ported
+        rest = node.children[1 + len(attrs):]
         call = rest[0] if rest and is_call_trailer(rest[0]) else None
-        self.kept_under.add(old)
         removed = exact(old, self.rules, "removed")
-        function = exact(old, self.rules, "function")
         if removed and call is not None and len(rest) == 1 and statement_of(node) is not None:
-            stmt = statement_of(node)
-            self.changes.append(Change(removed.id, node.get_lineno(), f"{_code(node)} removed ({removed.says})"))
-            neutralize(stmt, REMOVED_NOTE)
-            self.kept_under.discard(old)
+            self.changes.append(Change(removed.id, node.get_lineno(), f"{_code(node)} taken out: {removed.says}"))
+            neutralize(statement_of(node), REMOVED_NOTE)
             self.removed_under.add(old)
             return
+        self.kept_under.add(old)
+        function = exact(old, self.rules, "function")
         if function and call is not None:
-            self.function(node, first, attrs, function, call, old)
+            self.function(node, attrs, function, call, old)
             return
         moved = move(old, self.rules)
+        listed = manual(old, self.rules)
+        if listed and (moved is None or len(listed.old) > len(moved.rule.old)):
+            self.note_manual(listed, node)
+            return
         if moved and moved.new is None:
             self.note_manual(moved.rule, node, f"{old.rpartition('.')[2]} has no same-meaning name in "
                                                f"{moved.rule.new}: port it by hand. {moved.rule.says}")
             return
-        new = moved.new if moved else binding.new if not names else ".".join([binding.new, *names])
-        if moved and names:
-            reach = _express(new, first.value, self.imports.bindings)
-            if reach is None or reach[0] != first.value:
-                self.note_manual(moved.rule, node, f"no import in this file reaches {new}: import it and use it "
-                                                   f"here. {moved.rule.says}")
+        target = moved.new if moved and moved.new else now
+        if moved and target != now:
+            reach = _reach(target, first.value, self.imports.bindings)
+            if reach is None:
+                self.note_manual(moved.rule, node, f"its import is not ported (see the import above), so "
+                                                   f"{target} is not reached from here. {moved.rule.says}")
                 return
-            if reach[1] != names:
-                before = _code(node)
-                for trailer in attrs:
-                    trailer.remove()
-                for i, name in enumerate(reach[1]):
-                    node.insert_child(1 + i, attr_trailer(name))
-                self.changes.append(Change(moved.rule.id, node.get_lineno(), f"{before} -> {_code(node)}"))
-        elif not moved:
-            rule = manual(old, self.rules)
-            if rule:
-                self.note_manual(rule, node)
-                return
+            self._set_attrs(node, attrs, reach)
+            self.changes.append(Change(moved.rule.id, node.get_lineno(), f"{old} -> {target}"))
         if call is not None:
-            self.arguments(node, call, (old, new, binding.old, binding.new))
+            self.arguments(node, call, (old, target))
 
-    def function(self, node: Any, first: Any, attrs: list[Any], rule: Rule, call: Any, old: str) -> None:
-        reach = _express(rule.new, first.value, self.imports.bindings)
-        if reach is None or reach[0] != first.value:
-            self.note_manual(rule, node, f"no import in this file reaches {rule.new}: import it and call it here. "
-                                         f"{rule.says}")
-            return
-        what, why = plan_call(call, rule)
-        if why:
-            self.note_manual(rule, node, f"left alone: {why}. {rule.says}")
-            return
-        before = _code(node)
+    @staticmethod
+    def _set_attrs(node: Any, attrs: list[Any], names: list[str]) -> None:
         for trailer in attrs:
             trailer.remove()
-        for i, name in enumerate(reach[1]):
+        for i, name in enumerate(names):
             node.insert_child(1 + i, attr_trailer(name))
+
+    def function(self, node: Any, attrs: list[Any], rule: Rule, call: Any, old: str) -> None:
+        """A moved function (the old conv.conv2d): reached through the reference's own import, else
+        through another name this file imports and never rebinds (`T.nnet.conv2d`)."""
+        first = node.children[0]
+        bindings = self.imports.bindings
+        reach = _reach(rule.new, first.value, bindings)
+        local = first.value
+        if reach is None:
+            others = sorted((n for n in bindings if _reach(rule.new, n, bindings) is not None
+                             and _imported_only(self.tree, n) and n not in self.imports.renames),
+                            key=lambda n: -len(bindings[n].new))
+            if not others:
+                self.note_manual(rule, node, f"no import in this file reaches {rule.new}: import it and call it "
+                                             f"here. {rule.says}")
+                return
+            local, reach = others[0], _reach(rule.new, others[0], bindings)
+        what, why = plan_call(call, rule)
+        if why or reach is None:
+            self.note_manual(rule, node, f"left alone: {why}. {rule.says}")
+            return
+        before, line = _callee(node, call), node.get_lineno()
+        if local != first.value:
+            first.replace(Leaf(token.NAME, local, prefix=first.prefix))
+        self._set_attrs(node, attrs, reach)
         rewrite_call(call, rule)
-        self.changes.append(Change(rule.id, node.get_lineno(), f"{before} -> {_code(node)}"))
+        self.changes.append(Change(rule.id, line, f"{before}(...) -> {_callee(node, call)}(...)"
+                                   + (": " + "; ".join(what) if what else "")))
 
     def arguments(self, node: Any, call: Any, names: tuple[str, ...]) -> None:
         rule = call_rule(names, self.rules)
@@ -135,9 +169,8 @@ class _File:
         if why:
             self.note_manual(rule, node, f"left alone: {why}. {rule.says}")
         elif what:
-            before = _code(node)
             rewrite_call(call, rule)
-            self.changes.append(Change(rule.id, node.get_lineno(), f"{before} -> {_code(node)}: " + "; ".join(what)))
+            self.changes.append(Change(rule.id, node.get_lineno(), f"{_callee(node, call)}(...): " + "; ".join(what)))
 
     def dynamic(self, leaf: Any) -> None:
         """A moved module with kept names used as a value (`getattr(downsample, name)`)."""
@@ -193,6 +226,9 @@ class _File:
                 self.note_manual(rule, stmt_node)
 
     def run(self) -> None:
+        self.rename()  # first, so what the report quotes is the code as it will read
+        for old, new in self.imports.renames.items():
+            self.imports.bindings[new] = self.imports.bindings.pop(old)
         for node in list(self.tree.pre_order()):
             if node.parent is None and node is not self.tree:
                 continue  # replaced by an earlier rewrite
@@ -200,7 +236,6 @@ class _File:
                 self.power(node)
             elif node.type == token.NAME and not attribute_name(node) and not keyword_name(node):
                 self.dynamic(node)
-        self.rename()
         self.strings()
         self.guarded_imports()
 
