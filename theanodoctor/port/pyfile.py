@@ -25,6 +25,7 @@ from .tree import (
     attribute_name,
     is_attr_trailer,
     is_call_trailer,
+    is_target,
     keyword_name,
     neutralize,
     statement_of,
@@ -101,6 +102,12 @@ class _File:
             self.removed_under.add(old)
             return
         self.kept_under.add(old)
+        if is_target(node):
+            listed = manual(old, self.rules) or (moved.rule if (moved := move(old, self.rules)) else None)
+            if listed:
+                self.note_manual(listed, node, f"{old} is assigned here (a stand-in or a patch), not used: "
+                                               f"port by hand. {listed.says}")
+            return
         function = exact(old, self.rules, "function")
         if function and call is not None:
             self.function(node, attrs, function, call, old)

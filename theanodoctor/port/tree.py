@@ -67,13 +67,18 @@ def assigned(leaf: Any) -> bool:
     """Whether this name leaf is bound here (a def, a parameter, an assignment target, an import...)."""
     if leaf.parent is not None and leaf.parent.type in _BINDING_PARENTS:
         return True
-    node = leaf
+    return is_target(leaf)
+
+
+def is_target(node: Any) -> bool:
+    """Whether ``node`` stands left of an assignment's `=` (or `+=` ...): written, not read."""
     while node.parent is not None and node.parent.type != syms.file_input:
         parent = node.parent
         if parent.type == syms.expr_stmt:
             ops = [i for i, c in enumerate(parent.children) if isinstance(c, Leaf) and c.value.endswith("=")]
-            index = parent.children.index(node)
-            return bool(ops) and index < ops[-1]
+            return bool(ops) and parent.children.index(node) < ops[-1]
+        if parent.type in (syms.suite, syms.simple_stmt):
+            return False
         node = parent
     return False
 
