@@ -130,6 +130,16 @@ def test_dnn_conv_arguments_after_kerns_become_keywords_so_dilation_cannot_take_
     assert hits == {"sandbox-cuda-dnn", "dnn-conv-args"}
 
 
+def test_dnn_gradinput_conv_mode_by_position_becomes_a_keyword():
+    text, hits, _ = _port("import theano.sandbox.cuda.dnn as dnn\n"
+                          "g = dnn.dnn_gradinput(w, top, shp, 'valid', (1, 1), 'cross')\n"
+                          "h = dnn.dnn_gradweight(x, top, shp, subsample=(2, 2))\n")
+    assert text == ("import theano.gpuarray.dnn as dnn\n"
+                    "g = dnn.dnn_gradinput(w, top, shp, border_mode='valid', subsample=(1, 1), conv_mode='cross')\n"
+                    "h = dnn.dnn_gradweight(x, top, shp, subsample=(2, 2))\n")
+    assert hits == {"sandbox-cuda-dnn", "dnn-gradinput-args"}
+
+
 def test_old_conv2d_needs_an_import_that_reaches_the_new_one():
     reached, hits, _ = _port("import theano.tensor as T\nfrom theano.tensor.nnet import conv\n"
                              "y = conv.conv2d(x, w, image_shape=s, border_mode='full')\n")
