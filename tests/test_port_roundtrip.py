@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.legacy_envs import find_interpreter
 from theanodoctor import kb_port
 from theanodoctor.port.pyfile import port_source
 from theanodoctor.scan import py2tree
-from tests.legacy_envs import find_interpreter
 
 CORPUS = Path(__file__).parent / "scan_corpus"
 RULES = kb_port.rules()
