@@ -7,35 +7,20 @@ copy."""
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
-import subprocess
-import sys
-import time
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import pytest
+
+from tests.cli_helpers import Run, doctor, on_a_terminal
 
 CORPUS = Path(__file__).parent / "scan_corpus"
 
 
-class Run(NamedTuple):
-    code: int
-    out: str
-    err: str
-
-    def json(self) -> Any:
-        return json.loads(self.out)
-
-
 def port(state: Path, *args: str) -> Run:
-    env = {**os.environ, "THEANODOCTOR_STATE_DIR": str(state)}
-    env.pop("THEANODOCTOR_DEBUG", None)
-    proc = subprocess.run([sys.executable, "-m", "theanodoctor", "port", *args], capture_output=True,
-                          stdin=subprocess.DEVNULL, env=env, timeout=300)
-    return Run(proc.returncode, proc.stdout.decode(errors="replace"), proc.stderr.decode(errors="replace"))
+    return doctor("port", *args, env={"THEANODOCTOR_STATE_DIR": str(state)}, no_stdin=True)
 
 
 def _copy(tmp_path: Path, *names: str) -> Path:
@@ -121,36 +106,12 @@ def test_only_and_skip_pick_rules(tmp_path: Path) -> None:
     assert unknown.code == 2 and unknown.json()["error"]["kind"] == "usage"
 
 
-def _on_a_terminal(args: list[str], state: Path, before_answer: Any) -> tuple[int, bytes]:
-    """Run the CLI on a pseudo-terminal; once it asks, call ``before_answer`` and answer yes."""
-    import pty
-
-    master, slave = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "theanodoctor", *args], stdin=slave, stdout=slave, stderr=slave,
-                            env={**os.environ, "THEANODOCTOR_STATE_DIR": str(state)})
-    os.close(slave)
-    seen = b""
-    deadline = time.monotonic() + 120  # a guard against a hang, not a timing assertion
-    while b"Apply this plan?" not in seen:
-        assert time.monotonic() < deadline and proc.poll() is None, seen.decode(errors="replace")
-        seen += os.read(master, 4096)
-    before_answer()
-    os.write(master, b"y\n")
-    code = proc.wait(timeout=120)
-    try:
-        while chunk := os.read(master, 4096):
-            seen += chunk
-    except OSError:
-        pass
-    os.close(master)
-    return code, seen
-
-
 def test_a_file_changed_after_the_preview_is_left_alone(tmp_path: Path) -> None:
     repo = _copy(tmp_path, "cnn-sentence", "deeplearningtutorials")
     edited = repo / "cnn-sentence/conv_net_classes.py"
     mine = edited.read_text() + "# my own edit, made while the prompt waited\n"
-    code, said = _on_a_terminal(["port", str(repo)], tmp_path / "state", lambda: edited.write_text(mine))
+    code, said = on_a_terminal(["port", str(repo)], b"y\n", {"THEANODOCTOR_STATE_DIR": str(tmp_path / "state")},
+                               lambda: edited.write_text(mine))
     assert code == 1, said.decode(errors="replace")
     assert b"changed since the plan was made; left alone" in said
     assert edited.read_text() == mine  # the user's edit is kept, nothing ported over it
@@ -200,7 +161,6 @@ def test_broken_trees_are_skipped_with_reasons_and_json_stays_whole(tmp_path: Pa
 
 @pytest.mark.parametrize("gpu", ["RTX 3090"])
 def test_a_ported_repository_resolves_to_theano_105_on_the_gpuarray_backend(tmp_path: Path, gpu: str) -> None:
-    from tests.cli_helpers import doctor
     from tests.legacy_envs import REAL_HOME
 
     repo = _copy(tmp_path, "cnn-sentence")

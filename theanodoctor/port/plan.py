@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 from theanodoctor.kb_port import Rule
 from theanodoctor.repair.action import Action
 from theanodoctor.repair.fsops import sha256_bytes
-from theanodoctor.scan.files import MAX_BYTES, RepoFile, kind_of, walk
+from theanodoctor.scan.files import RepoFile, kind_of, read_bytes, walk
 from theanodoctor.scan.model import Problem
 
 from .model import Change, Manual
@@ -60,18 +60,7 @@ def _read(file: RepoFile, problems: list[Problem]) -> bytes | None:
     if file.path.is_symlink():
         problems.append(Problem(file.rel, "a symlink: not followed (its target is ported where it lies in the tree)"))
         return None
-    if file.size > MAX_BYTES:
-        problems.append(Problem(file.rel, f"{file.size / 1e6:.1f} MB: too large for a source file, skipped"))
-        return None
-    try:
-        data = file.path.read_bytes()
-    except OSError as exc:
-        problems.append(Problem(file.rel, f"cannot read: {exc.strerror or exc}"))
-        return None
-    if b"\0" in data[:8192]:
-        problems.append(Problem(file.rel, "binary content (NUL bytes), skipped"))
-        return None
-    return data
+    return read_bytes(file, problems)
 
 
 def _python(file: RepoFile, data: bytes, rules: tuple[Rule, ...], problems: list[Problem]
