@@ -177,3 +177,16 @@ def test_a_ported_repository_resolves_to_theano_105_on_the_gpuarray_backend(tmp_
     new = resolve()
     assert new["resolved"] and new["theano"] == "1.0.5" and new["device"] == "cuda"
     assert {g["name"]: g["value"] for g in new["gpu"]}["pygpu"]
+
+
+def test_flags_in_shell_scripts_are_listed_with_the_value_to_write(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    script = b"#!/bin/sh\nTHEANO_FLAGS=mode=FAST_RUN,device=gpu0,floatX=float32 python train.py\n"
+    (repo / "run.sh").write_bytes(script)
+    run = port(tmp_path / "state", str(repo), "--yes", "--format", "json")
+    assert run.code == 1 and not run.json()["plan"]
+    [item] = run.json()["manual"]
+    assert (item["file"], item["line"], item["rule"]) == ("run.sh", 2, "device-gpu")
+    assert "write mode=FAST_RUN,device=cuda0,floatX=float32" in item["what"]
+    assert (repo / "run.sh").read_bytes() == script

@@ -14,8 +14,10 @@ from theanodoctor.kb_port import Rule
 from theanodoctor.repair.action import Action
 from theanodoctor.repair.fsops import sha256_bytes
 from theanodoctor.scan.files import RepoFile, kind_of, read_bytes, walk
+from theanodoctor.scan.flags import shell_flags
 from theanodoctor.scan.model import Problem
 
+from .flags import port_flags
 from .model import Change, Manual
 from .pyfile import port_source
 from .rcfile import port_rc
@@ -96,12 +98,30 @@ def _theanorc(file: RepoFile, data: bytes, rules: tuple[Rule, ...]) -> tuple[Act
     return action, FileResult(file.rel, changes, ())
 
 
+def _script(file: RepoFile, data: bytes, rules: tuple[Rule, ...]) -> FileResult | None:
+    """THEANO_FLAGS in shell scripts and Dockerfiles: listed with the value to write (port edits
+    Python and .theanorc files only)."""
+    wanted = {r.id for r in rules}
+    items = []
+    for number, line in enumerate(data.decode("utf-8", errors="replace").splitlines(), 1):
+        flags = shell_flags(line)
+        ported = port_flags(flags, wanted) if flags else None
+        if ported:
+            new, edits = ported
+            items.append(Manual(edits[0][0], number, line.strip()[:160], f"THEANO_FLAGS here: write {new} "
+                                "(port rewrites Python and .theanorc files, not scripts): "
+                                + "; ".join(what for _, what in edits)))
+    return FileResult(file.rel, (), tuple(items)) if items else None
+
+
+READ = ("python", "setup.py", "theanorc", "script", "docker")
+
+
 def _files(root: Path, problems: list[Problem]) -> list[RepoFile]:
     if root.is_file():
         kind = kind_of(root.name) or ""
-        return [RepoFile(root.name, root, kind, root.stat().st_size)] if kind in ("python", "setup.py", "theanorc") \
-            else []
-    return [f for f in walk(root, problems) if f.kind in ("python", "setup.py", "theanorc")]
+        return [RepoFile(root.name, root, kind, root.stat().st_size)] if kind in READ else []
+    return [f for f in walk(root, problems) if f.kind in READ]
 
 
 def make_plan(path: str, rules: tuple[Rule, ...]) -> PortPlan:
@@ -113,8 +133,12 @@ def make_plan(path: str, rules: tuple[Rule, ...]) -> PortPlan:
         data = _read(file, problems)
         if data is None:
             continue
-        action, result = _theanorc(file, data, rules) if file.kind == "theanorc" else _python(file, data, rules,
-                                                                                              problems)
+        if file.kind in ("script", "docker"):
+            action, result = None, _script(file, data, rules)
+        elif file.kind == "theanorc":
+            action, result = _theanorc(file, data, rules)
+        else:
+            action, result = _python(file, data, rules, problems)
         if action is not None:
             actions.append(action)
         if result is not None and (result.changes or result.manual):
