@@ -202,3 +202,13 @@ def test_flag_strings_in_code_keep_their_quotes_and_prefix():
     assert text == ("os.environ['THEANO_FLAGS'] = u\"device=cuda,floatX=float32\"\n"
                     "x = '''device=cuda'''\ny = 'device=gpu\\n'\n")  # an escape: not rewritten
     assert hits == {"device-gpu"}
+
+
+def test_files_without_any_rule_word_are_not_parsed_and_every_rule_has_its_word():
+    from theanodoctor.port import pyfile
+
+    for rule in RULES:
+        names = [n for n in (rule.old, *rule.calls) if n] if rule.kind != "flag" else []
+        assert all(any(w in n for w in pyfile._WORDS) for n in names), rule.id
+    assert port_source("def f(:\n", RULES) == (("def f(:\n"), (), ())  # not Python, but nothing to port either
+    assert port_source("def f(:\n  import theano\n", RULES) is None

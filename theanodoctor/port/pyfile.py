@@ -32,6 +32,9 @@ from .tree import (
 )
 
 _LITERAL = re.compile(r"(?P<prefix>[A-Za-z]*)(?P<quote>'''|\"\"\"|'|\")(?P<body>.*)(?P=quote)", re.S)
+# Every rule's target contains one of these: an import names `theano` (or `pylearn2`), a flag
+# string that changes holds gpu, cnmem or nvcc.
+_WORDS = ("theano", "pylearn2", "gpu", "cnmem", "nvcc.")
 REMOVED_NOTE = "removed by theanodoctor port: set the device in THEANO_FLAGS or .theanorc, e.g. device=cuda0"
 
 
@@ -250,6 +253,8 @@ class _File:
 def port_source(text: str, rules: tuple[Rule, ...]) -> Ported | None:
     """The ported text with what changed and what is left; None when the text is not Python (2 or 3)
     that the lossless reader takes back byte for byte."""
+    if not any(word in text for word in _WORDS):
+        return Ported(text, (), ())  # nothing a rule reads can be in it: not worth the tree
     tree = py2tree.parse(text)
     added = not text.endswith("\n")
     if tree is None or str(tree) != text + ("\n" if added else ""):
