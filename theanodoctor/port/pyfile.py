@@ -100,7 +100,8 @@ class _File:
         call = rest[0] if rest and is_call_trailer(rest[0]) else None
         removed = exact(old, self.rules, "removed")
         if removed and call is not None and len(rest) == 1 and statement_of(node) is not None:
-            self.changes.append(Change(removed.id, node.get_lineno(), f"{_code(node)} taken out: {removed.says}"))
+            self.changes.append(Change(removed.id, node.get_lineno(), f"{_code(node)} -> pass (Theano 1.0.5 has no "
+                                       "such call; the device is set in the config: see Device below)"))
             neutralize(statement_of(node), REMOVED_NOTE)
             self.removed_under.add(old)
             return
@@ -229,8 +230,8 @@ class _File:
             rule = manual(module, self.rules)
             stmt = statement_of(stmt_node)
             if gone and not (used - {module}) and stmt is not None and rule is not None:
-                self.changes.append(Change(rule.id, stmt_node.get_lineno(), f"{_code(stmt_node)} removed: "
-                                           "the file used it only for calls that were removed"))
+                self.changes.append(Change(rule.id, stmt_node.get_lineno(), f"{_code(stmt_node)} -> pass: "
+                                           "the file used it only for calls that were taken out"))
                 neutralize(stmt, "removed by theanodoctor port: Theano 1.0.5 refuses to import it")
             elif rule is not None:
                 self.note_manual(rule, stmt_node)
