@@ -136,6 +136,9 @@ def test_theanorc_in_the_repository_goes_through_fixs_line_keeping_repairs(tmp_p
     assert (repo / "run.py").read_text().endswith("= 'device=cuda,gpuarray.preallocate=1'\n")
     assert port(tmp_path / "state", "--undo").code == 0
     assert (repo / ".theanorc").read_bytes() == RC
+    half = port(tmp_path / "state", str(repo), "--only", "lib-cnmem", "--yes", "--format", "json")
+    assert half.code == 1 and (repo / ".theanorc").read_bytes() == RC  # fix's repair runs whole or not at all
+    assert "choose all of them or none" in next(m["what"] for m in half.json()["manual"] if m["file"] == ".theanorc")
 
 
 def test_broken_trees_are_skipped_with_reasons_and_json_stays_whole(tmp_path: Path) -> None:

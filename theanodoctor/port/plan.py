@@ -89,13 +89,13 @@ def _python(file: RepoFile, data: bytes, rules: tuple[Rule, ...], problems: list
 
 
 def _theanorc(file: RepoFile, data: bytes, rules: tuple[Rule, ...]) -> tuple[Action | None, FileResult | None]:
-    action, edits = port_rc(str(file.path.resolve()), data, {r.id for r in rules})
-    if action is None:
-        return None, None
+    action, edits, partial = port_rc(str(file.path.resolve()), data, {r.id for r in rules})
     changes = tuple(Change(rule, 0, what) for rule, what in edits)
-    action = dataclasses.replace(action, preview=action.preview.replace(f"{action.path} (now)", f"a/{file.rel}")
-                             .replace(f"{action.path} (after)", f"b/{file.rel}"))
-    return action, FileResult(file.rel, changes, ())
+    manual = tuple(Manual("theanorc", 0, file.rel, why) for why in partial)
+    if action is not None:
+        action = dataclasses.replace(action, preview=action.preview.replace(f"{action.path} (now)", f"a/{file.rel}")
+                                     .replace(f"{action.path} (after)", f"b/{file.rel}"))
+    return action, FileResult(file.rel, changes, manual) if changes or manual else None
 
 
 def _script(file: RepoFile, data: bytes, rules: tuple[Rule, ...]) -> FileResult | None:

@@ -39,7 +39,7 @@ def render_report(plan: Any, applied: str, steps: Sequence[Any] = ()) -> str:
     manual = plan.manual
     lines += ["", f"To do by hand: {len(manual)} use{'s' if len(manual) != 1 else ''} port does not rewrite"]
     for rel, item in manual:
-        lines.append(f"  {rel}:{item.line}: [{item.rule}] {item.code}")
+        lines.append(f"  {rel}:{item.line}: [{item.rule}] {item.code}" if item.line else f"  {rel}: [{item.rule}]")
         lines.append(f"      {item.what}")
     if any(c.rule == DEVICE_RULE for f in plan.changed for c in f.changes):
         lines += ["", "Device: theano.sandbox.cuda.use(...) calls were taken out. Theano 1.0.5 takes the device "
