@@ -23,6 +23,7 @@ from .tree import (
     assigned,
     attr_trailer,
     attribute_name,
+    code_of,
     is_attr_trailer,
     is_call_trailer,
     is_target,
@@ -36,10 +37,6 @@ _LITERAL = re.compile(r"(?P<prefix>[A-Za-z]*)(?P<quote>'''|\"\"\"|'|\")(?P<body>
 # string that changes holds gpu, cnmem or nvcc.
 _WORDS = ("theano", "pylearn2", "gpu", "cnmem", "nvcc.")
 REMOVED_NOTE = "removed by theanodoctor port: set the device in THEANO_FLAGS or .theanorc, e.g. device=cuda0"
-
-
-def _code(node: Any) -> str:
-    return " ".join(str(node).split())
 
 
 def _callee(node: Any, call: Any) -> str:
@@ -79,7 +76,7 @@ class _File:
         self.kept_under: set[str] = set()
 
     def note_manual(self, rule: Rule, node: Any, what: str | None = None) -> None:
-        item = Manual(rule.id, node.get_lineno(), _code(node)[:160], what or rule.says)
+        item = Manual(rule.id, node.get_lineno(), code_of(node)[:160], what or rule.says)
         if item not in self.manual:
             self.manual.append(item)
 
@@ -100,7 +97,7 @@ class _File:
         call = rest[0] if rest and is_call_trailer(rest[0]) else None
         removed = exact(old, self.rules, "removed")
         if removed and call is not None and len(rest) == 1 and statement_of(node) is not None:
-            self.changes.append(Change(removed.id, node.get_lineno(), f"{_code(node)} -> pass (Theano 1.0.5 has no "
+            self.changes.append(Change(removed.id, node.get_lineno(), f"{code_of(node)} -> pass (Theano 1.0.5 has no "
                                        "such call; the device is set in the config: see Device below)"))
             neutralize(statement_of(node), REMOVED_NOTE)
             self.removed_under.add(old)
@@ -230,7 +227,7 @@ class _File:
             rule = manual(module, self.rules)
             stmt = statement_of(stmt_node)
             if gone and not (used - {module}) and stmt is not None and rule is not None:
-                self.changes.append(Change(rule.id, stmt_node.get_lineno(), f"{_code(stmt_node)} -> pass: "
+                self.changes.append(Change(rule.id, stmt_node.get_lineno(), f"{code_of(stmt_node)} -> pass: "
                                            "the file used it only for calls that were taken out"))
                 neutralize(stmt, "removed by theanodoctor port: Theano 1.0.5 refuses to import it")
             elif rule is not None:
