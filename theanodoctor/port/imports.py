@@ -78,6 +78,31 @@ def _from_items(node: Any) -> list[tuple[Any, Any | None]] | None:
     return [(i.children[0], i.children[2]) if i.type == syms.import_as_name else (i, None) for i in items]
 
 
+def _unported_from(node: Any, fulls: list[str], moves: list[Any], rules: tuple[Rule, ...]) -> list[Manual]:
+    """Why a `from` import that moved only in part stays as it is: per name without a same-meaning
+    new name (its own manual row where it has one), or names bound for different modules."""
+    line, code = node.get_lineno(), code_of(node)
+    found = []
+    lost = [(f, m) for f, m in zip(fulls, moves) if m and m.new is None]
+    generic = []
+    for full, moved in lost:
+        listed = manual(full, rules)
+        if listed and len(listed.old) > len(moved.rule.old):
+            found.append(Manual(listed.id, line, code, listed.says))
+        else:
+            generic.append(full.rpartition(".")[2])
+    for moved in {m.rule.id: m for m in moves if m}.values():
+        if generic:
+            what = (f"{', '.join(generic)} {'has' if len(generic) == 1 else 'have'} no same-meaning name in "
+                    f"{moved.rule.new}: port {'it' if len(generic) == 1 else 'them'} by hand. {moved.rule.says}")
+        elif not lost:
+            what = f"these names move to different modules: split the import by hand. {moved.rule.says}"
+        else:
+            continue
+        found.append(Manual(moved.rule.id, line, code, what))
+    return found
+
+
 def _bind_import_from(tree: Any, node: Any, rules: tuple[Rule, ...], out: Imports) -> None:
     module = node.children[1]
     if module.type not in (token.NAME, syms.dotted_name):
@@ -105,13 +130,7 @@ def _bind_import_from(tree: Any, node: Any, rules: tuple[Rule, ...], out: Import
     news = [m.new if m else None for m in moves]
     parents = {n.rpartition(".")[0] if n else None for n in news}
     if None in news or len(parents) != 1:
-        lost = [f.rpartition(".")[2] for f, m in zip(fulls, moves) if m and m.new is None]
-        for moved in {m.rule.id: m for m in moves if m}.values():
-            what = (f"{', '.join(lost)} {'has' if len(lost) == 1 else 'have'} no same-meaning name in "
-                    f"{moved.rule.new}; port {'it' if len(lost) == 1 else 'them'} by hand, then import the rest "
-                    f"from {moved.rule.new}. " if lost else
-                    "these names move to different modules: split the import by hand. ") + moved.rule.says
-            out.manual.append(Manual(moved.rule.id, line, code_of(node), what))
+        out.manual.extend(_unported_from(node, fulls, moves, rules))
         for (name, alias), full in zip(items, fulls):  # nothing is rewritten: every name keeps its old meaning
             out.bindings[(alias or name).value] = Binding(full, full, None)
         return
