@@ -96,6 +96,14 @@ def test_max_pool_2d_positional_arguments_become_the_new_keywords():
     assert hits == {"signal-downsample", "pool-2d-ws"}
 
 
+def test_a_pool_2d_call_already_in_the_new_form_keeps_its_positional_arguments():
+    source = "from theano.tensor.signal import pool\ny = pool.pool_2d(x, (2, 2), ignore_border=True, stride=(1, 1))\n"
+    text, hits, manual = _port(source)
+    assert text == source and not hits and not manual
+    text, hits, _ = _port("from theano.tensor.signal import pool\ny = pool.pool_2d(x, (2, 2), st=(1, 1))\n")
+    assert text.endswith("y = pool.pool_2d(x, ws=(2, 2), stride=(1, 1), ignore_border=False)\n")
+
+
 def test_an_omitted_ignore_border_is_written_out_as_the_default_both_releases_use():
     text, _, _ = _port("import theano.tensor.signal.downsample as ds\ny = ds.max_pool_2d(x, ds=(2, 2))\n")
     assert text == "import theano.tensor.signal.pool as ds\ny = ds.pool_2d(x, ws=(2, 2), ignore_border=False)\n"
@@ -157,6 +165,14 @@ def test_removed_use_call_and_its_import_become_pass_with_the_old_code_in_a_comm
     assert lines[1].startswith("    pass  # was: import theano.sandbox.cuda (")
     assert lines[2].startswith("    pass  # was: theano.sandbox.cuda.use('gpu0') (")
     assert hits == {"sandbox-cuda", "sandbox-cuda-use"}
+
+
+def test_a_use_call_over_several_lines_or_inside_an_expression_is_listed_not_collapsed():
+    source = ("import theano.sandbox.cuda\ntheano.sandbox.cuda.use('gpu',\n                        force=True)\n"
+              "ok = theano.sandbox.cuda.use('gpu1')\n")
+    text, hits, manual = _port(source)
+    assert text == source and not hits
+    assert manual.count("sandbox-cuda-use") == 2 and "sandbox-cuda" in manual  # and the import it still needs
 
 
 def test_an_old_backend_import_still_used_stays_and_is_listed():

@@ -96,13 +96,18 @@ class _File:
         rest = node.children[1 + len(attrs):]
         call = rest[0] if rest and is_call_trailer(rest[0]) else None
         removed = exact(old, self.rules, "removed")
-        if removed and call is not None and len(rest) == 1 and statement_of(node) is not None:
+        if removed and call is not None and len(rest) == 1 and statement_of(node) is not None \
+                and "\n" not in str(node).strip():  # one line becomes one line: the file keeps its lines
             self.changes.append(Change(removed.id, node.get_lineno(), f"{code_of(node)} -> pass (Theano 1.0.5 has no "
                                        "such call; the device is set in the config: see Device below)"))
             neutralize(statement_of(node), REMOVED_NOTE)
             self.removed_under.add(old)
             return
         self.kept_under.add(old)
+        if removed and call is not None:
+            self.note_manual(removed, node, f"this call spans lines or is part of an expression: take it out by "
+                                            f"hand. {removed.says}")
+            return
         if is_target(node):
             listed = manual(old, self.rules) or (moved.rule if (moved := move(old, self.rules)) else None)
             if listed:
@@ -176,7 +181,8 @@ class _File:
         what, why = plan_call(call, rule)
         if why:
             self.note_manual(rule, node, f"left alone: {why}. {rule.says}")
-        elif what:
+        elif what and not (rule.same_positions and names[0] == names[1] and what[0].startswith("positional")
+                           and len(what) == 1):  # a call already in the new form keeps its style
             rewrite_call(call, rule)
             self.changes.append(Change(rule.id, node.get_lineno(), f"{_callee(node, call)}(...): " + "; ".join(what)))
 
