@@ -150,6 +150,7 @@ def test_broken_trees_are_skipped_with_reasons_and_json_stays_whole(tmp_path: Pa
     (repo / "pkg" / "latin.py").write_bytes(b"# caf\xe9\nfrom theano.tensor.signal import downsample\n")
     (repo / "pkg" / "blob.py").write_bytes(b"\0\0\0from theano.tensor.signal import downsample\n")
     (repo / "pkg" / "broken.py").write_text("def f(:\n    from theano.tensor.signal import downsample\n")
+    (repo / "pkg" / "deep.py").write_text("import theano\nx = " + "(" * 3000 + "1" + ")" * 3000 + "\n")
     (repo / "pkg" / "noisy.py").write_text("print 'hi \\x00 \\x1b[31m red'\n"
                                            "from theano.tensor.signal import downsample\n")
     run = port(tmp_path / "state", str(repo), "--yes", "--format", "json")
@@ -157,6 +158,7 @@ def test_broken_trees_are_skipped_with_reasons_and_json_stays_whole(tmp_path: Pa
     reasons = {s["file"]: s["message"] for s in doc["skipped"]}
     assert "symlink" in reasons["pkg/linked.py"] and "UTF-8" in reasons["pkg/latin.py"]
     assert "binary" in reasons["pkg/blob.py"] and "lossless" in reasons["pkg/broken.py"]
+    assert "nested too deeply" in reasons["pkg/deep.py"]
     assert outside.read_text() == "from theano.tensor.signal import downsample\n"
     assert (repo / "pkg" / "noisy.py").read_text().endswith("from theano.tensor.signal import pool\n")
     assert run.code == 0 and [a["path"] for a in doc["plan"]] == [str(repo / "pkg" / "noisy.py")]
@@ -193,3 +195,10 @@ def test_flags_in_shell_scripts_are_listed_with_the_value_to_write(tmp_path: Pat
     assert (item["file"], item["line"], item["rule"]) == ("run.sh", 2, "device-gpu")
     assert "write mode=FAST_RUN,device=cuda0,floatX=float32" in item["what"]
     assert (repo / "run.sh").read_bytes() == script
+
+
+def test_a_single_file_can_be_ported(tmp_path: Path) -> None:
+    repo = _copy(tmp_path, "lasagne")
+    target = repo / "lasagne/lasagne/layers/pool.py"
+    doc = port(tmp_path / "state", str(target), "--dry-run", "--format", "json").json()
+    assert [a["path"] for a in doc["plan"]] == [str(target)] and doc["files"][0]["file"] == "pool.py"

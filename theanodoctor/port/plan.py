@@ -73,7 +73,11 @@ def _python(file: RepoFile, data: bytes, rules: tuple[Rule, ...], problems: list
     except UnicodeDecodeError:
         problems.append(Problem(file.rel, "not UTF-8: left alone (port rewrites UTF-8 source only)"))
         return None, None
-    ported = port_source(text, rules)
+    try:
+        ported = port_source(text, rules)
+    except RecursionError:  # fissix's tree is walked recursively: code nested thousands deep
+        problems.append(Problem(file.rel, "nested too deeply for the syntax tree: left alone"))
+        return None, None
     if ported is None:
         problems.append(Problem(file.rel, "not Python 2 or 3 that the lossless reader reads back byte for byte: "
                                           "left alone"))
