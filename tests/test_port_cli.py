@@ -82,6 +82,9 @@ def test_apply_report_and_undo_byte_for_byte(tmp_path: Path) -> None:
     text = report.read_text()
     assert f"applied in run {doc['run_id']}" in text and "To do by hand:" in text
     assert "THEANO_FLAGS=device=cuda0" in text  # sandbox.cuda.use(...) was taken out: where the device goes now
+    cited = {s["rule"]: s for s in doc["sources"]}  # every rule the report rests on, with its upstream lines
+    assert {"sandbox-cuda-use", "signal-downsample", "cuda-convnet"} <= set(cited)
+    assert "rel-1.0.5" in cited["signal-downsample"]["new"] and cited["signal-downsample"]["new"] in text
     ported = (repo / "cnn-sentence/conv_net_classes.py").read_text()
     assert "from theano.tensor.signal import pool" in ported and "downsample" not in ported.split("\n")[15]
     changed = {k for k in before if _tree(repo).get(k) != before[k]}

@@ -94,7 +94,3 @@ def rules() -> tuple[Rule, ...]:
 
 def rule_ids() -> tuple[str, ...]:
     return tuple(r.id for r in rules())
-
-
-def of_kind(*kinds: str) -> tuple[Rule, ...]:
-    return tuple(r for r in rules() if r.kind in kinds)

@@ -134,7 +134,9 @@ def port(path: str | None, yes: bool, dry_run: bool, only: tuple[str, ...], skip
     doc: dict[str, Any] = {"path": plan.root, "rules": [r.id for r in rules],
                            "plan": [a.to_dict() for a in plan.actions], "files": [f.to_dict() for f in plan.files],
                            "manual": [{"file": rel, **m.to_dict()} for rel, m in plan.manual],
-                           "skipped": [p.to_json() for p in plan.skipped], "needs": list(plan.needs)}
+                           "skipped": [p.to_json() for p in plan.skipped], "needs": list(plan.needs),
+                           "sources": [{"rule": r.id, "says": r.says, "old": r.old_source, "new": r.new_source}
+                                       for r in plan.cited]}
     left = 1 if plan.manual else 0
     if fmt == "text":
         emit(render_plan(plan, style()))

@@ -39,6 +39,14 @@ class PortPlan(NamedTuple):
     files: tuple[FileResult, ...]
     skipped: tuple[Problem, ...]
     needs: tuple[str, ...]  # packages the ported code imports
+    rules: tuple[Rule, ...]
+
+    @property
+    def cited(self) -> list[Rule]:
+        """The rules the plan's changes and hand-work items rest on."""
+        rules = [c.rule for f in self.files for c in f.changes] + [m.rule for f in self.files for m in f.manual]
+        used = {i.strip() for rule in rules for i in rule.split(",")}
+        return [r for r in self.rules if r.id in used]
 
     @property
     def manual(self) -> list[tuple[str, Manual]]:
@@ -149,4 +157,4 @@ def make_plan(path: str, rules: tuple[Rule, ...]) -> PortPlan:
             results.append(result)
     used = {i.strip() for f in results for c in f.changes for i in c.rule.split(",")}
     needs = tuple(sorted({r.needs for r in rules if r.needs and r.id in used}))
-    return PortPlan(os.fspath(root), tuple(actions), tuple(results), tuple(problems), needs)
+    return PortPlan(os.fspath(root), tuple(actions), tuple(results), tuple(problems), needs, rules)

@@ -47,6 +47,10 @@ def render_report(plan: Any, applied: str, steps: Sequence[Any] = ()) -> str:
     if plan.needs:
         lines += ["", f"Needs: the ported code imports {', '.join(plan.needs)}: "
                       f"pip install {' '.join(plan.needs)}"]
+    cited = plan.cited
+    if cited:
+        lines += ["", "Sources (each rule: the old API at its tag, the new one at rel-1.0.5):"]
+        lines += [f"  {r.id}: {r.source}" for r in cited]
     if plan.skipped:
         lines += ["", f"Files not read ({len(plan.skipped)}):"]
         lines += [f"  {p.file}: {p.message}" for p in plan.skipped]
