@@ -89,6 +89,11 @@ def test_apply_report_and_undo_byte_for_byte(tmp_path: Path) -> None:
     assert "from theano.tensor.signal import pool" in ported and "downsample" not in ported.split("\n")[15]
     changed = {k for k in before if _tree(repo).get(k) != before[k]}
     assert {a["path"] for a in doc["plan"]} == {str(repo / k) for k in changed}
+    # porting again finds nothing more to rewrite; --report writes the report where asked
+    again = port(tmp_path / "elsewhere", str(repo), "--yes", "--report", str(tmp_path / "mine.txt"), "--format", "json")
+    assert again.json()["mode"] == "nothing-to-apply" and not again.json()["plan"]
+    assert Path(again.json()["report_file"]) == tmp_path / "mine.txt"
+    assert (tmp_path / "mine.txt").read_text().startswith("theanodoctor port report")
     undo = port(tmp_path / "state", "--undo", "--format", "json")
     assert undo.code == 0, undo.out
     assert {s["status"] for s in undo.json()["steps"]} == {"restored"}
@@ -131,8 +136,10 @@ def test_theanorc_in_the_repository_goes_through_fixs_line_keeping_repairs(tmp_p
     (repo / ".theanorc").write_bytes(RC)
     (repo / "run.py").write_text("import os\n"
                                  "os.environ['THEANO_FLAGS'] = 'device=gpu,lib.cnmem=1,nvcc.fastmath=True'\n")
-    run = port(tmp_path / "state", str(repo), "--yes", "--format", "json")
+    run = port(tmp_path / "state", str(repo), "--yes", "--report", str(tmp_path / "r.txt"), "--format", "json")
     assert run.code == 0, run.out
+    beside = tmp_path / "state" / "port" / "runs" / run.json()["run_id"] / "report.txt"
+    assert beside.read_text() == (tmp_path / "r.txt").read_text()  # the default place, and the asked one
     rc = (repo / ".theanorc").read_bytes()
     assert b"device = cuda1\r\n" in rc and b"[gpuarray]\r\npreallocate = 0.75" in rc
     assert b"cnmem" not in rc and b"[nvcc]" not in rc and rc.startswith(b"# lab machine\r\n")
