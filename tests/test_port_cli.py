@@ -12,8 +12,6 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests.cli_helpers import Run, doctor, on_a_terminal
 
 CORPUS = Path(__file__).parent / "scan_corpus"
@@ -174,15 +172,14 @@ def test_broken_trees_are_skipped_with_reasons_and_json_stays_whole(tmp_path: Pa
     assert run.code == 0 and [a["path"] for a in doc["plan"]] == [str(repo / "pkg" / "noisy.py")]
 
 
-@pytest.mark.parametrize("gpu", ["RTX 3090"])
-def test_a_ported_repository_resolves_to_theano_105_on_the_gpuarray_backend(tmp_path: Path, gpu: str) -> None:
+def test_a_ported_repository_resolves_to_theano_105_on_the_gpuarray_backend(tmp_path: Path) -> None:
     from tests.legacy_envs import REAL_HOME
 
     repo = _copy(tmp_path, "cnn-sentence")
     env = {"PIP_CACHE_DIR": os.environ.get("PIP_CACHE_DIR") or str(REAL_HOME / ".cache" / "pip")}
 
     def resolve() -> dict[str, Any]:
-        run = doctor("resolve", "--project", str(repo), "--gpu", gpu, "--format", "json", env=env, timeout=600)
+        run = doctor("resolve", "--project", str(repo), "--gpu", "RTX 3090", "--format", "json", env=env, timeout=600)
         assert run.code in (0, 1), run.err[-2000:]
         return dict(run.json()["lock"])
 
