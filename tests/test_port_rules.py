@@ -228,3 +228,15 @@ def test_files_without_any_rule_word_are_not_parsed_and_every_rule_has_its_word(
         assert all(any(w in n for w in pyfile._WORDS) for n in names), rule.id
     assert port_source("def f(:\n", RULES) == (("def f(:\n"), (), ())  # not Python, but nothing to port either
     assert port_source("def f(:\n  import theano\n", RULES) is None
+
+
+@pytest.mark.parametrize("before, after", [
+    ("from theano.tensor.signal import downsample\r\ny = downsample.max_pool_2d(x, (2, 2))  # c\r\n",
+     "from theano.tensor.signal import pool\r\ny = pool.pool_2d(x, ws=(2, 2), ignore_border=False)  # c\r\n"),
+    ("import theano.tensor.signal.downsample as d\ny = d.max_pool_2d(x, (2,2))",  # no final newline
+     "import theano.tensor.signal.pool as d\ny = d.pool_2d(x, ws=(2,2), ignore_border=False)"),
+    ("if 1:\n\tfrom theano.tensor.signal import downsample\n\ty = downsample.max_pool_2d(x, (2,2))\n",
+     "if 1:\n\tfrom theano.tensor.signal import pool\n\ty = pool.pool_2d(x, ws=(2,2), ignore_border=False)\n"),
+])
+def test_line_endings_a_missing_final_newline_and_tabs_are_kept(before, after):
+    assert _port(before)[0] == after
