@@ -62,7 +62,9 @@ class ScanResult:
 class Scanner:
     def __init__(self, sigs: Iterable[Signature]) -> None:
         self.sigs = tuple(sigs)
-        self.context = sorted({c for s in self.sigs for c in s.context + s.unless})
+        # Shortest first: a word absent from a block rules out every longer word containing it.
+        self.context = sorted({c for s in self.sigs for c in s.context + s.unless}, key=lambda c: (len(c), c))
+        self._inside = {c: tuple(w for w in self.context if w != c and w in c) for c in self.context}
         literals = {lit for s in self.sigs for lit in s.contains} | set(SIGNIFICANT_WORDS)
         # str.find per literal runs in C over a whole block (one big case-insensitive regex
         # alternation is ~100x slower in Python's re). A literal that contains another one
@@ -95,9 +97,7 @@ class Scanner:
         self.result.nonblank += len(texts) - blank
         lowered = "\n".join(texts).lower()
         starts = list(accumulate((len(t) + 1 for t in texts), initial=0))
-        # Context only needs to be seen somewhere, not located.
-        seen = self.result.context_seen
-        seen.update(c for c in self.context if c not in seen and c in lowered)
+        self._contexts(lowered)
         if self.result.python_hint is None and "site-packages" in lowered:
             self._python_hint(block, starts, lowered.find("site-packages"))
         hit: set[int] = set()
@@ -109,6 +109,17 @@ class Scanner:
                 pos = lowered.find(literal, starts[index + 1])
         for index in sorted(hit):
             self._line(*block[index])
+
+    def _contexts(self, lowered: str) -> None:
+        """Context only needs to be seen somewhere, not located."""
+        seen, absent = self.result.context_seen, set()
+        for word in self.context:
+            if word in seen:
+                continue
+            if any(w in absent for w in self._inside[word]) or word not in lowered:
+                absent.add(word)
+            else:
+                seen.add(word)
 
     def _python_hint(self, block: list[tuple[int, str]], starts: list[int], pos: int) -> None:
         for _, text in block[bisect_right(starts, pos) - 1:]:
