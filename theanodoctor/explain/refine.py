@@ -121,6 +121,17 @@ def _python(facts: Any) -> str | None:
     return ".".join(parts[:2]) if len(parts) >= 2 else None
 
 
+@refiner("theano-too-old-for-numpy116")
+def _compat_rule(finding: Finding, scan: ScanResult, facts: Any) -> list[str]:
+    """The compatibility table's rule for the numpy attribute the log says is missing."""
+    attr = finding.values.get("attr")
+    rule = next((r for r in knowledge.compat_rules() if attr and attr in r.message), None)
+    if rule is None:
+        return []
+    return [f"Theano's compatibility table marks Theano {rule.theano} with numpy {rule.numpy} as {rule.result} "
+            f"(source: {rule.source.split(';')[0]})."]
+
+
 @refiner("nvcc-gcc-too-new")
 def _gcc(finding: Finding, scan: ScanResult, facts: Any) -> list[str]:
     limit = finding.values.get("gcc_limit")

@@ -64,6 +64,7 @@ class Scanner:
         self.sigs = tuple(sigs)
         # Shortest first: a text missing from a block rules out every longer one that contains it.
         self.context = sorted({c for s in self.sigs for c in s.context + s.unless}, key=lambda c: (len(c), c))
+        self.context_inside = {c: tuple(w for w in self.context if w != c and w in c) for c in self.context}
         literals = {lit for s in self.sigs for lit in s.contains} | set(SIGNIFICANT_WORDS)
         # str.find per literal runs in C over a whole block (one big case-insensitive regex
         # alternation is ~100x slower in Python's re). A literal that contains another one
@@ -120,7 +121,7 @@ class Scanner:
         for text in self.context:
             if text in seen:
                 continue
-            if any(short in text for short in absent) or text not in lowered:
+            if any(w in absent for w in self.context_inside[text]) or text not in lowered:
                 absent.add(text)
             else:
                 seen.add(text)
