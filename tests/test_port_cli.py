@@ -65,6 +65,7 @@ def test_without_a_terminal_and_without_yes_only_the_plan_is_shown(tmp_path: Pat
     assert run.code == 2
     assert "+from theano.tensor.signal import pool" in run.out
     assert "not applied" in run.err and "--yes" in run.err
+    assert "Plan: not applied: nothing was written" in run.out and "To do by hand:" in run.out  # the report too
     assert _tree(repo) == before
 
 

@@ -153,6 +153,8 @@ def port(path: str | None, yes: bool, dry_run: bool, only: tuple[str, ...], skip
     if not yes and not (fmt == "text" and sys.stdin.isatty() and
                         click.confirm("Apply this plan?", default=False, err=True)):
         asked = sys.stdin.isatty() and fmt == "text"
+        if fmt == "text":  # what would be left by hand belongs to the plan too
+            emit(render_report(plan, "not applied: nothing was written"))
         note("not applied" if asked else "not applied: nothing can be asked here (stdin is not a terminal, or "
              "--format json); review the plan above and re-run with --yes to apply it")
         return _finish(fmt, {**doc, "mode": "refused"}, 0 if asked else 2)
