@@ -240,3 +240,12 @@ def test_files_without_any_rule_word_are_not_parsed_and_every_rule_has_its_word(
 ])
 def test_line_endings_a_missing_final_newline_and_tabs_are_kept(before, after):
     assert _port(before)[0] == after
+
+
+def test_explains_remedies_that_offer_port_name_only_what_its_rules_rewrite() -> None:
+    from theanodoctor.kb_causes import causes
+
+    offering = {c.id: c.remedy for c in causes().values() if "theanodoctor port" in c.remedy}
+    assert set(offering) >= {"theano-too-new-for-code", "theano-downsample-removed"}
+    rewritten = {r.id for r in kb_port.rules() if r.kind != "manual"}
+    assert {"compat-six", "signal-downsample", "sandbox-cuda-dnn"} <= rewritten
