@@ -60,8 +60,9 @@ def test_the_old_backends_cudnn_range_from_the_era_table_refines_the_remedy():
     finding = explain_text(OLD_BACKEND_DNN).findings[0]
     assert finding.cause == "cudnn-too-new" and finding.confidence == "medium" and finding.asks
     assert any(f"up to cuDNN {era.cudnn_max_official}" in line for line in finding.details)
-    plain = explain_text("Value 'sm_35' is not defined for option 'gpu-architecture'").findings[0]
-    with_path = explain_text("Value 'sm_35' is not defined for option 'gpu-architecture'\n"
-                             "  File \"/usr/lib/python2.7/site-packages/theano/sandbox/cuda/nvcc_compiler.py\"").findings[0]
+    arch = "Value 'sm_35' is not defined for option 'gpu-architecture'"
+    plain = explain_text(arch).findings[0]
+    with_path = explain_text(arch + '\n  File "/usr/lib/python2.7/site-packages/theano/sandbox/cuda/nvcc_compiler.py"')
+    with_path = with_path.findings[0]
     assert not any(era.arch in line for line in plain.details)
     assert any(era.arch in line for line in with_path.details)
