@@ -1,15 +1,22 @@
 """`explain` on messages of the old GPU back-end era (batch gpu-era): texts that look alike but mean
 different things (an architecture nvcc does not know vs a garbage one; a MinGW import library vs a
 static libpython), inline-code lines of GitHub posts, the user's own `dnn.enabled=False`, and the
-era table's facts added to a cause when the log comes from the old back-end."""
+era table's facts added to a cause when the log comes from the old back-end; the scan's shortcut
+for context texts."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
+from tests.explain_sets import all_cases
 from theanodoctor import kb_era
 from theanodoctor.explain import explain_text
 from theanodoctor.explain.normalize import segments
+from theanodoctor.explain.reader import numbered_lines
+from theanodoctor.explain.scan import Scanner
+from theanodoctor.kb_causes import signatures
 
 OLD_BACKEND_DNN = (
     "Exception: ('The following error happened while compiling the node', GpuDnnConvDesc{border_mode='valid', "
@@ -66,3 +73,17 @@ def test_the_old_backends_cudnn_range_from_the_era_table_refines_the_remedy():
     with_path = with_path.findings[0]
     assert not any(era.arch in line for line in plain.details)
     assert any(era.arch in line for line in with_path.details)
+
+
+def test_context_seen_is_what_a_plain_search_of_every_real_log_finds():
+    """The scan skips a context search when a literal or a shorter context text it holds is not in
+    the block; over every real log, cut into small blocks, it must still see exactly what a plain
+    search sees."""
+    sigs = signatures()
+    for case in all_cases():
+        lines = list(numbered_lines(io.BytesIO(case.log.read_bytes())))
+        scanner = Scanner(sigs)
+        scanner.feed_blocks(lines[i:i + 7] for i in range(0, len(lines), 7))
+        texts = [text.lower() for _, text in lines]
+        expected = {c for c in scanner.context if any(c in text for text in texts)}
+        assert scanner.result.context_seen == expected, case.stem
