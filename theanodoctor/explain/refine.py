@@ -159,9 +159,9 @@ def _old_backend_cudnn(finding: Finding, scan: ScanResult, facts: Any) -> list[s
     if not _old_backend_log(scan):
         return []
     era = kb_era.old_backend()
-    return [f"This log comes from the old back-end (theano.sandbox.cuda, Theano 0.9 and older): it accepts "
-            f"cuDNN {era.cudnn_min} and newer and officially supports up to cuDNN {era.cudnn_max_official} "
-            f"({era.cudnn_source})."]
+    return [f"This log comes from the old back-end (theano.sandbox.cuda, Theano 0.9 and older); Theano 0.9's "
+            f"accepts cuDNN {era.cudnn_min} and newer and officially supports up to cuDNN "
+            f"{era.cudnn_max_official} ({era.cudnn_source})."]
 
 
 @refiner("gpu-arch-unsupported")
