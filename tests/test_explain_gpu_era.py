@@ -36,6 +36,7 @@ def _first(text: str) -> tuple[str, str] | None:
     ("/usr/bin/ld: cannot find -lpython2.7.a", "python-static-libpython"),
     ("C:/MinGW/bin/ld.exe: cannot find -lpython27", "mingw-python-link"),
     ("/usr/include/string.h:652:42: error: ‘memcpy’ was not declared in this scope", "nvcc-glibc-memcpy"),
+    ('/usr/include/x86_64-linux-gnu/bits/floatn.h(73): error: identifier "__float128" is undefined', "nvcc-float128"),
 ])
 def test_look_alike_texts_name_different_causes(line, cause):
     assert _first(line)[0] == cause
