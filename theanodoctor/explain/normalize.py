@@ -4,8 +4,9 @@ Real logs carry messages inside Python reprs: ``b'Could not load "nvrtc64_70.dll
 specified module could not be found.\\r\\n'``, or Theano's compile errors joined into one
 tuple repr (``'Compilation failed ...: C:\\\\Users\\\\...\\\\mod.cpp:1:0: sorry ...\\r. '``).
 Such a line is also handed out split at its escaped line breaks (each piece keeps the physical
-line number); doubled backslashes of Windows paths become single ones; terminal colour codes
-and the quote marks of a log pasted into a reply are dropped. A plain Windows path
+line number); doubled backslashes of Windows paths become single ones; terminal colour codes,
+the quote marks of a log pasted into a reply and the backticks around a line posted as inline
+code are dropped. A plain Windows path
 (``C:\\CUDA\\v10.2\\bin\\nvrtc64_102_0.dll``) holds a ``\\n`` that is no line break, so only
 lines that look like a repr are split."""
 
@@ -33,6 +34,8 @@ def segments(line: str) -> list[str]:
         line = _CONTROL.sub("", line)
     if line.lstrip().startswith(">"):
         line = _QUOTED.sub("", line)
+    if line.lstrip().startswith("`"):  # a line posted as `inline code`
+        line = line.strip().strip("`")
     if "\\" not in line:
         return [line.strip()]
     whole = _clean(line)

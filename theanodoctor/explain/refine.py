@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from theanodoctor import kb_libs, knowledge
+from theanodoctor import kb_era, kb_libs, knowledge
 from theanodoctor.facts import dig, section
 
 from .result import Finding
@@ -169,3 +169,31 @@ def _final_exception(finding: Finding, scan: ScanResult, facts: Any) -> list[str
     if final is None or finding.consequence_of or any(e.line == final[0] for e in finding.evidence):
         return []
     return [f"The log ends with this exception (line {final[0]}): {final[1]}"]
+
+
+# The old back-end's own paths and banner, as seen in a log (lower-cased; some signature's
+# context or unless lists them, so the scan records whether they appear).
+OLD_BACKEND_SIGNS = ("theano/sandbox/cuda", "theano\\sandbox\\cuda", "theano.sandbox.cuda", "using gpu device")
+
+
+def _old_backend_log(scan: ScanResult) -> bool:
+    return any(sign in scan.context_seen for sign in OLD_BACKEND_SIGNS)
+
+
+@refiner("cudnn-too-new")
+def _old_backend_cudnn(finding: Finding, scan: ScanResult, facts: Any) -> list[str]:
+    """What the old back-end accepts, from the era table: the same cuDNN can be fine for Theano 1.0."""
+    if not _old_backend_log(scan):
+        return []
+    era = kb_era.old_backend()
+    return [f"This log comes from the old back-end (theano.sandbox.cuda, Theano 0.9 and older); Theano 0.9's "
+            f"accepts cuDNN {era.cudnn_min} and newer and officially supports up to cuDNN "
+            f"{era.cudnn_max_official} ({era.cudnn_source})."]
+
+
+@refiner("gpu-arch-unsupported")
+def _old_backend_arch(finding: Finding, scan: ScanResult, facts: Any) -> list[str]:
+    if not _old_backend_log(scan):
+        return []
+    era = kb_era.old_backend()
+    return [f"{era.arch} ({era.arch_source})."]

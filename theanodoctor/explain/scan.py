@@ -62,16 +62,17 @@ class ScanResult:
 class Scanner:
     def __init__(self, sigs: Iterable[Signature]) -> None:
         self.sigs = tuple(sigs)
-        # Shortest first: a text missing from a block rules out every longer one that contains it.
         self.context = sorted({c for s in self.sigs for c in s.context + s.unless}, key=lambda c: (len(c), c))
-        self.context_inside = {c: tuple(w for w in self.context if w != c and w in c) for c in self.context}
         literals = {lit for s in self.sigs for lit in s.contains} | set(SIGNIFICANT_WORDS)
         # str.find per literal runs in C over a whole block (one big case-insensitive regex
         # alternation is ~100x slower in Python's re). A literal that contains another one
         # needs no search of its own: its lines are found by the shorter one.
         self.literals = sorted(lit for lit in literals if not any(o != lit and o in lit for o in literals))
-        # The context texts inside each literal: one missing from a block rules the literal out too.
-        self.inside = {lit: tuple(c for c in self.context if c in lit) for lit in self.literals}
+        # A context text cannot be in a block that lacks a literal or a shorter context text it
+        # holds: the literal search and the shorter texts spare most context searches (each costs
+        # a pass over the block). Shortest first (above), so a text's guards are known before it.
+        self.context_guards = {c: tuple(g for g in self.literals if g in c) + tuple(
+            g for g in self.context if g != c and g in c) for c in self.context}
         self.result = ScanResult()
 
     def feed_blocks(self, blocks: Iterable[list[tuple[int, str]]]) -> ScanResult:
@@ -99,33 +100,33 @@ class Scanner:
         self.result.nonblank += len(texts) - blank
         lowered = "\n".join(texts).lower()
         starts = list(accumulate((len(t) + 1 for t in texts), initial=0))
-        # Context only needs to be seen somewhere, not located.
-        absent = self._context(lowered)
-        if self.result.python_hint is None and "site-packages" in lowered:
-            self._python_hint(block, starts, lowered.find("site-packages"))
         hit: set[int] = set()
+        absent: set[str] = set()
         for literal in self.literals:
-            if absent and any(c in absent for c in self.inside[literal]):
-                continue
             pos = lowered.find(literal)
+            if pos == -1:
+                absent.add(literal)
             while pos != -1:
                 index = bisect_right(starts, pos) - 1
                 hit.add(index)
                 pos = lowered.find(literal, starts[index + 1])
+        self._context(lowered, absent)
+        if self.result.python_hint is None and "site-packages" in lowered:
+            self._python_hint(block, starts, lowered.find("site-packages"))
         for index in sorted(hit):
             self._line(*block[index])
 
-    def _context(self, lowered: str) -> set[str]:
-        """Note the context texts this block holds; return those it lacks (of the ones not seen yet)."""
-        seen, absent = self.result.context_seen, set[str]()
-        for text in self.context:
-            if text in seen:
+    def _context(self, lowered: str, absent: set[str]) -> None:
+        """Context only needs to be seen somewhere, not located; ``absent``: the literals this
+        block lacks (the context texts it lacks are added)."""
+        seen = self.result.context_seen
+        for c in self.context:
+            if c in seen:
                 continue
-            if any(w in absent for w in self.context_inside[text]) or text not in lowered:
-                absent.add(text)
+            if absent.isdisjoint(self.context_guards[c]) and c in lowered:
+                seen.add(c)
             else:
-                seen.add(text)
-        return absent
+                absent.add(c)
 
     def _python_hint(self, block: list[tuple[int, str]], starts: list[int], pos: int) -> None:
         for _, text in block[bisect_right(starts, pos) - 1:]:

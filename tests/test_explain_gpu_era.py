@@ -1,0 +1,90 @@
+"""`explain` on messages of the old GPU back-end era (batch gpu-era): texts that look alike but mean
+different things (an architecture nvcc does not know vs a garbage one; a MinGW import library vs a
+static libpython), inline-code lines of GitHub posts, the user's own `dnn.enabled=False`, and the
+era table's facts added to a cause when the log comes from the old back-end; the scan's shortcut
+for context texts."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from tests.explain_sets import all_cases
+from theanodoctor import kb_era
+from theanodoctor.explain import explain_text
+from theanodoctor.explain.normalize import segments
+from theanodoctor.explain.reader import numbered_lines
+from theanodoctor.explain.scan import Scanner
+from theanodoctor.kb_causes import signatures
+
+OLD_BACKEND_DNN = (
+    "Exception: ('The following error happened while compiling the node', GpuDnnConvDesc{border_mode='valid', "
+    "subsample=(1, 1), conv_mode='conv', precision='float32'}(MakeVector.0, MakeVector.0), '\\n', "
+    "'nvcc return status', 2, 'for cmd', 'nvcc -shared -O3 -arch=sm_52 -I/usr/lib/python2.7/site-packages/"
+    "theano/sandbox/cuda -o mod.so mod.cu -lcudnn')")
+
+
+def _first(text: str) -> tuple[str, str] | None:
+    found = [f for f in explain_text(text).findings if f.confidence != "low"]
+    return (found[0].cause, found[0].confidence) if found else None
+
+
+@pytest.mark.parametrize(("line", "cause"), [
+    ("nvcc fatal   : Value 'sm_52' is not defined for option 'gpu-architecture'", "gpu-arch-unsupported"),
+    ("nvcc fatal   : Value 'sm_446217920' is not defined for option 'gpu-architecture'", "device-query-garbage"),
+    ("/usr/bin/ld: cannot find -lpython2.7.a", "python-static-libpython"),
+    ("C:/MinGW/bin/ld.exe: cannot find -lpython27", "mingw-python-link"),
+    ("/usr/include/string.h:652:42: error: ‘memcpy’ was not declared in this scope", "nvcc-glibc-memcpy"),
+    ('/usr/include/x86_64-linux-gnu/bits/floatn.h(73): error: identifier "__float128" is undefined', "nvcc-float128"),
+])
+def test_look_alike_texts_name_different_causes(line, cause):
+    assert _first(line)[0] == cause
+
+
+def test_a_garbage_architecture_is_not_stated_with_high_confidence_and_asks():
+    found = explain_text("nvcc fatal   : Value 'sm_446217920' is not defined for option 'gpu-architecture'").findings
+    assert found[0].confidence == "medium" and any("deviceQuery" in ask for ask in found[0].asks)
+
+
+def test_a_line_posted_as_inline_code_is_read_as_the_exception_it_holds():
+    line = "`pygpu.gpuarray.GpuArrayException: b'cuInit: CUDA_ERROR_UNKNOWN: unknown error'`"
+    assert not segments(line)[0].startswith("`")
+    log = "`WARNING (theano.tensor.blas): Using NumPy C-API based implementation for BLAS functions.`\n" + line
+    result = explain_text(log)
+    assert result.final_exception is not None and "GpuArrayException" in result.final_exception.text
+    assert _first(log) is None  # the BLAS warning does not explain the failed cuInit
+
+
+def test_cudnn_turned_off_by_the_user_is_no_finding():
+    causes = [f.cause for f in explain_text("Can not use cuDNN on context None: Disabled by dnn.enabled flag").findings]
+    assert "cudnn-unusable" not in causes
+    causes = [f.cause for f in explain_text("Can not use cuDNN on context None: cannot compile with cuDNN").findings]
+    assert "cudnn-unusable" in causes
+
+
+def test_the_old_backends_cudnn_range_from_the_era_table_refines_the_remedy():
+    era = kb_era.old_backend()
+    finding = explain_text(OLD_BACKEND_DNN).findings[0]
+    assert finding.cause == "cudnn-too-new" and finding.confidence == "medium" and finding.asks
+    assert any(f"up to cuDNN {era.cudnn_max_official}" in line for line in finding.details)
+    arch = "Value 'sm_35' is not defined for option 'gpu-architecture'"
+    plain = explain_text(arch).findings[0]
+    with_path = explain_text(arch + '\n  File "/usr/lib/python2.7/site-packages/theano/sandbox/cuda/nvcc_compiler.py"')
+    with_path = with_path.findings[0]
+    assert not any(era.arch in line for line in plain.details)
+    assert any(era.arch in line for line in with_path.details)
+
+
+def test_context_seen_is_what_a_plain_search_of_every_real_log_finds():
+    """The scan skips a context search when a literal or a shorter context text it holds is not in
+    the block; over every real log, cut into small blocks, it must still see exactly what a plain
+    search sees."""
+    sigs = signatures()
+    for case in all_cases():
+        lines = list(numbered_lines(io.BytesIO(case.log.read_bytes())))
+        scanner = Scanner(sigs)
+        scanner.feed_blocks(lines[i:i + 7] for i in range(0, len(lines), 7))
+        texts = [text.lower() for _, text in lines]
+        expected = {c for c in scanner.context if any(c in text for text in texts)}
+        assert scanner.result.context_seen == expected, case.stem
