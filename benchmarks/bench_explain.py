@@ -125,8 +125,8 @@ def _scores() -> int:
                 print_score(f"{name}, {part}", corpus_score(chosen), show_wrong=True)
     print_score("all held out", corpus_score([out for case, out in results if case.heldout]))
     # A thread that never established its cause (label confidence low) cannot be got right.
-    print_score("all held out, cause established in the thread",
-                corpus_score([out for case, out in results if case.heldout and case.label["confidence_of_label"] != "low"]))
+    established = [out for case, out in results if case.heldout and case.label["confidence_of_label"] != "low"]
+    print_score("all held out, cause established in the thread", corpus_score(established))
     print_score("all", corpus_score([out for _, out in results]))
     return 0
 
