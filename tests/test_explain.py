@@ -383,7 +383,8 @@ def test_a_high_confidence_signature_may_not_ask_for_missing_facts():
 
 def test_nolearn_own_lasagne_module_is_no_shadowing_file():
     frame = "  File \"{}\", line 155, in initialize\n    self.y_tensor_type,\nTypeError: cost must be a scalar.\n"
-    for path in ("/usr/lib/python2.7/site-packages/nolearn/lasagne.py", "C:\\Anaconda\\Lib\\site-packages\\nolearn\\lasagne.py"):
+    for path in ("/usr/lib/python2.7/site-packages/nolearn/lasagne.py",
+                 "C:\\Anaconda\\Lib\\site-packages\\nolearn\\lasagne.py"):
         assert explain_text(frame.format(path)).recognised == ()
     local = explain_text(frame.format("/home/u/project/lasagne.py")).recognised
     assert [f.cause for f in local] == ["local-module-shadowing"]
