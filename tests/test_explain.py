@@ -379,3 +379,18 @@ def test_a_high_confidence_signature_may_not_ask_for_missing_facts():
     assert _asks("signatures.yaml", row) == "the CUDA version"
     with pytest.raises(KnowledgeError, match="cannot be high"):
         _asks("signatures.yaml", {**row, "confidence": "high"})
+
+
+def test_nolearn_own_lasagne_module_is_no_shadowing_file():
+    frame = "  File \"{}\", line 155, in initialize\n    self.y_tensor_type,\nTypeError: cost must be a scalar.\n"
+    for path in ("/usr/lib/python2.7/site-packages/nolearn/lasagne.py",
+                 "C:\\Anaconda\\Lib\\site-packages\\nolearn\\lasagne.py"):
+        assert explain_text(frame.format(path)).recognised == ()
+    local = explain_text(frame.format("/home/u/project/lasagne.py")).recognised
+    assert [f.cause for f in local] == ["local-module-shadowing"]
+
+
+def test_enomem_from_the_compile_fork_is_host_memory_not_the_compiler():
+    log = ("ERROR (theano.gof.cmodule): [Errno 12] Cannot allocate memory\n"
+           "Exception: Compilation failed (return status=1): \n")
+    assert [f.cause for f in explain_text(log).recognised][:1] == ["host-out-of-memory"]

@@ -54,7 +54,8 @@ def test_undefined_symbol_in_the_compile_cache_is_only_a_hint_that_asks():
     assert any("_ZdlPvm" in e.note for e in finding.evidence)
 
 
-def test_target_feature_needs_a_sign_of_theano():
+def test_target_feature_without_a_sign_of_theano_asks_for_its_version():
     clang = "clang: error: unknown argument: '-target-feature'"
-    assert _found(clang)["theano-clang-native-flags"] == "low"
+    alone = next(f for f in explain_text(clang).findings if f.cause == "theano-clang-native-flags")
+    assert alone.confidence == "medium" and "Theano version" in alone.asks[0]
     assert _found("import theano\n" + clang)["theano-clang-native-flags"] == "high"

@@ -70,6 +70,8 @@ CAUSE = "causes:\n  - {id: a, title: t, cause: c, remedy: r, fix: %s, source: x.
      r"signatures.yaml:2: `confidence` must be one of high, medium, low"),
     (CAUSE % "none", "signatures:\n  - {id: x, cause: a, contains: [], confidence: high, source: x.io/s}\n",
      r"signatures.yaml:2: `contains` needs at least one"),
+    (CAUSE % "none", "signatures:\n" + "  - {id: x, cause: a, contains: [t], confidence: high, source: x.io/s}\n" * 2,
+     r"signatures.yaml:3: signature `x` is defined twice"),
 ])
 def test_malformed_catalogue_names_file_and_line(fake_profiles, causes, signatures, message):
     fake_profiles["causes.yaml"] = causes

@@ -121,6 +121,8 @@ def signatures() -> tuple[Signature, ...]:
             note=text(SIGNATURES, row, "note", required=False), source=source(SIGNATURES, row, "source"),
             logged=bool(row.get("logged", False)), asks=_asks(SIGNATURES, row),
         )
+        if any(other.id == sig.id for other in result):
+            raise KnowledgeError(f"{where(SIGNATURES, row)}: signature `{sig.id}` is defined twice")
         if sig.cause not in known:
             raise KnowledgeError(f"{where(SIGNATURES, row)}: unknown cause `{sig.cause}`")
         if not sig.contains:
