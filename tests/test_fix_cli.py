@@ -12,6 +12,7 @@ from pathlib import Path
 
 import psutil
 
+from tests.cli_helpers import on_a_terminal
 from tests.fix_helpers import fix, windows_tree
 
 RC = b"[global]\r\ndevice = gpu\r\n"
@@ -80,38 +81,14 @@ def test_help_teaches_and_lists_exit_codes() -> None:
         assert word in run.out, word
 
 
-def _on_a_terminal(args: list[str], answer: bytes, env: dict[str, str]) -> tuple[int, bytes]:
-    """Run the CLI with stdin/stdout/stderr on a pseudo-terminal; answer its question."""
-    import pty
-
-    master, slave = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "theanodoctor", *args], stdin=slave, stdout=slave, stderr=slave,
-                            env={**os.environ, **env})
-    os.close(slave)
-    seen = b""
-    deadline = time.monotonic() + 120
-    while b"Apply this plan?" not in seen:
-        assert time.monotonic() < deadline and proc.poll() is None, seen.decode(errors="replace")
-        seen += os.read(master, 4096)
-    os.write(master, answer)
-    code = proc.wait(timeout=120)
-    try:
-        while chunk := os.read(master, 4096):
-            seen += chunk
-    except OSError:
-        pass
-    os.close(master)
-    return code, seen
-
-
 def test_asks_on_a_terminal(tmp_path: Path) -> None:
     snap, _, home = windows_tree(tmp_path, rc_text=RC)
     env = {"THEANODOCTOR_STATE_DIR": str(tmp_path / "state")}
     args = ["fix", "--from", str(snap), "--only", "theanorc-device"]
-    code, said = _on_a_terminal(args, b"n\n", env)
+    code, said = on_a_terminal(args, b"n\n", env)
     assert code == 0 and b"not applied" in said
     assert (home / ".theanorc.txt").read_bytes() == RC
-    code, said = _on_a_terminal(args, b"y\n", env)
+    code, said = on_a_terminal(args, b"y\n", env)
     # --only leaves the DLL-name errors: said, and exit 1
     assert code == 1 and b"Still broken: 1 blocking error remains" in said, said.decode(errors="replace")
     assert (home / ".theanorc.txt").read_bytes() == b"[global]\r\ndevice = cuda\r\n"

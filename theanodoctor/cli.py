@@ -27,6 +27,7 @@ from theanodoctor.clikit import (
 )
 from theanodoctor.commands.explain import explain
 from theanodoctor.commands.fix import fix
+from theanodoctor.commands.port import port
 from theanodoctor.commands.preflight import preflight
 from theanodoctor.commands.report import report
 from theanodoctor.commands.resolve import profiles, provision, resolve
@@ -227,6 +228,7 @@ cli.add_command(provision)
 cli.add_command(fix)
 cli.add_command(explain)
 cli.add_command(scan)
+cli.add_command(port)
 
 
 def _run(entry: Callable[..., Any], argv: list[str]) -> NoReturn:

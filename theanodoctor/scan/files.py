@@ -105,9 +105,8 @@ def _descend(root: Path, path: Path, name: str, problems: list[Problem]) -> bool
     return True
 
 
-def read_text(file: RepoFile, problems: list[Problem]) -> str | None:
-    """The file's text (UTF-8, else Latin-1), or None with a problem noted: too big, binary,
-    unreadable."""
+def read_bytes(file: RepoFile, problems: list[Problem]) -> bytes | None:
+    """The file's bytes, or None with a problem noted: too big, binary, unreadable."""
     if file.size > MAX_BYTES:
         problems.append(Problem(file.rel, f"{file.size / 1e6:.1f} MB: too large for a {file.kind} file, skipped"))
         return None
@@ -118,6 +117,15 @@ def read_text(file: RepoFile, problems: list[Problem]) -> str | None:
         return None
     if b"\0" in data[:8192]:
         problems.append(Problem(file.rel, "binary content (NUL bytes), skipped"))
+        return None
+    return data
+
+
+def read_text(file: RepoFile, problems: list[Problem]) -> str | None:
+    """The file's text (UTF-8, else Latin-1), or None with a problem noted: too big, binary,
+    unreadable."""
+    data = read_bytes(file, problems)
+    if data is None:
         return None
     try:
         text = data.decode("utf-8-sig")

@@ -20,19 +20,24 @@ _IN_SHELL = re.compile(r"THEANO_FLAGS\s*[=:]?\s*[\"']?([^\"'\s]+)")
 _KERAS_BACKEND = re.compile(r"KERAS_BACKEND\s*[=:]\s*[\"']?(theano|tensorflow|cntk)\b")
 
 
+def flag_pairs(value: str) -> list[tuple[str, str]] | None:
+    """The (option, value) items of a bare THEANO_FLAGS string; None when it is not one."""
+    items = [i.strip() for i in value.strip().split(",") if i.strip()]
+    if not items or not all(_ITEM.match(i) for i in items):
+        return None
+    pairs = [(k, v) for k, v in (i.split("=", 1) for i in items)]
+    return pairs if any(_KNOWN.match(k.lower()) for k, _ in pairs) else None
+
+
 def read_flag_string(value: str, where: Evidence, out: Findings) -> None:
     """A string from code: `THEANO_FLAGS=...` or the bare flags."""
     value = value.strip()
     if value.startswith("THEANO_FLAGS"):
         match = _IN_SHELL.match(value)
         value = match.group(1) if match else ""
-    items = [i.strip() for i in value.split(",") if i.strip()]
-    if not items or not all(_ITEM.match(i) for i in items):
-        return
-    pairs = [i.split("=", 1) for i in items]
-    if not any(_KNOWN.match(k.lower()) for k, _ in pairs):
-        return
-    out.settings.extend(Setting(k.lower(), v, where) for k, v in pairs)
+    pairs = flag_pairs(value)
+    if pairs:
+        out.settings.extend(Setting(k.lower(), v, where) for k, v in pairs)
 
 
 def read_script(file: RepoFile, text: str, out: Findings) -> None:
