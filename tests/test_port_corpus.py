@@ -30,7 +30,7 @@ def import_module(python: str, root: Path, case: dict[str, Any], module: str, ho
 
 def test_the_corpus_is_real_and_described():
     folders = sorted(p.name for p in REPOS.iterdir() if p.is_dir())
-    assert folders == sorted(CASES) and len(folders) >= 7
+    assert folders == sorted(CASES) and len(folders) >= 8
     for name in folders:
         source = (REPOS / name / "SOURCE").read_text(encoding="utf-8").splitlines()
         assert source[0].startswith("https://github.com/") and len(source[1].split()[1]) == 40
