@@ -120,6 +120,8 @@ def test_wheel_holds_the_namespaced_packages(installed: Installed) -> None:
     assert "theanodoctor/fixes/__init__.py" in names
     assert "theanodoctor/probe/target_probe.py" in names
     assert "theanodoctor/smoke/target_smoke.py" in names
+    for init in (installed.source / "theanodoctor").rglob("__init__.py"):  # every subpackage, new ones too
+        assert f"{init.relative_to(installed.source).as_posix()}" in names, init
     for stray in ("checks/", "fixes/", "profiles/"):
         assert not any(name.startswith(stray) for name in names), stray
 

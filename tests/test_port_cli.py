@@ -12,8 +12,6 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests.cli_helpers import Run, doctor, on_a_terminal
 
 CORPUS = Path(__file__).parent / "scan_corpus"
@@ -82,10 +80,18 @@ def test_apply_report_and_undo_byte_for_byte(tmp_path: Path) -> None:
     text = report.read_text()
     assert f"applied in run {doc['run_id']}" in text and "To do by hand:" in text
     assert "THEANO_FLAGS=device=cuda0" in text  # sandbox.cuda.use(...) was taken out: where the device goes now
+    cited = {s["rule"]: s for s in doc["sources"]}  # every rule the report rests on, with its upstream lines
+    assert {"sandbox-cuda-use", "signal-downsample", "cuda-convnet"} <= set(cited)
+    assert "rel-1.0.5" in cited["signal-downsample"]["new"] and cited["signal-downsample"]["new"] in text
     ported = (repo / "cnn-sentence/conv_net_classes.py").read_text()
     assert "from theano.tensor.signal import pool" in ported and "downsample" not in ported.split("\n")[15]
     changed = {k for k in before if _tree(repo).get(k) != before[k]}
     assert {a["path"] for a in doc["plan"]} == {str(repo / k) for k in changed}
+    # porting again finds nothing more to rewrite; --report writes the report where asked
+    again = port(tmp_path / "elsewhere", str(repo), "--yes", "--report", str(tmp_path / "mine.txt"), "--format", "json")
+    assert again.json()["mode"] == "nothing-to-apply" and not again.json()["plan"]
+    assert Path(again.json()["report_file"]) == tmp_path / "mine.txt"
+    assert (tmp_path / "mine.txt").read_text().startswith("theanodoctor port report")
     undo = port(tmp_path / "state", "--undo", "--format", "json")
     assert undo.code == 0, undo.out
     assert {s["status"] for s in undo.json()["steps"]} == {"restored"}
@@ -128,14 +134,19 @@ def test_theanorc_in_the_repository_goes_through_fixs_line_keeping_repairs(tmp_p
     (repo / ".theanorc").write_bytes(RC)
     (repo / "run.py").write_text("import os\n"
                                  "os.environ['THEANO_FLAGS'] = 'device=gpu,lib.cnmem=1,nvcc.fastmath=True'\n")
-    run = port(tmp_path / "state", str(repo), "--yes", "--format", "json")
+    run = port(tmp_path / "state", str(repo), "--yes", "--report", str(tmp_path / "r.txt"), "--format", "json")
     assert run.code == 0, run.out
+    beside = tmp_path / "state" / "port" / "runs" / run.json()["run_id"] / "report.txt"
+    assert beside.read_text() == (tmp_path / "r.txt").read_text()  # the default place, and the asked one
     rc = (repo / ".theanorc").read_bytes()
     assert b"device = cuda1\r\n" in rc and b"[gpuarray]\r\npreallocate = 0.75" in rc
     assert b"cnmem" not in rc and b"[nvcc]" not in rc and rc.startswith(b"# lab machine\r\n")
     assert (repo / "run.py").read_text().endswith("= 'device=cuda,gpuarray.preallocate=1'\n")
     assert port(tmp_path / "state", "--undo").code == 0
     assert (repo / ".theanorc").read_bytes() == RC
+    half = port(tmp_path / "state", str(repo), "--only", "lib-cnmem", "--yes", "--format", "json")
+    assert half.code == 1 and (repo / ".theanorc").read_bytes() == RC  # fix's repair runs whole or not at all
+    assert "choose all of them or none" in next(m["what"] for m in half.json()["manual"] if m["file"] == ".theanorc")
 
 
 def test_broken_trees_are_skipped_with_reasons_and_json_stays_whole(tmp_path: Path) -> None:
@@ -147,6 +158,7 @@ def test_broken_trees_are_skipped_with_reasons_and_json_stays_whole(tmp_path: Pa
     (repo / "pkg" / "latin.py").write_bytes(b"# caf\xe9\nfrom theano.tensor.signal import downsample\n")
     (repo / "pkg" / "blob.py").write_bytes(b"\0\0\0from theano.tensor.signal import downsample\n")
     (repo / "pkg" / "broken.py").write_text("def f(:\n    from theano.tensor.signal import downsample\n")
+    (repo / "pkg" / "deep.py").write_text("import theano\nx = " + "(" * 3000 + "1" + ")" * 3000 + "\n")
     (repo / "pkg" / "noisy.py").write_text("print 'hi \\x00 \\x1b[31m red'\n"
                                            "from theano.tensor.signal import downsample\n")
     run = port(tmp_path / "state", str(repo), "--yes", "--format", "json")
@@ -154,20 +166,20 @@ def test_broken_trees_are_skipped_with_reasons_and_json_stays_whole(tmp_path: Pa
     reasons = {s["file"]: s["message"] for s in doc["skipped"]}
     assert "symlink" in reasons["pkg/linked.py"] and "UTF-8" in reasons["pkg/latin.py"]
     assert "binary" in reasons["pkg/blob.py"] and "lossless" in reasons["pkg/broken.py"]
+    assert "nested too deeply" in reasons["pkg/deep.py"]
     assert outside.read_text() == "from theano.tensor.signal import downsample\n"
     assert (repo / "pkg" / "noisy.py").read_text().endswith("from theano.tensor.signal import pool\n")
     assert run.code == 0 and [a["path"] for a in doc["plan"]] == [str(repo / "pkg" / "noisy.py")]
 
 
-@pytest.mark.parametrize("gpu", ["RTX 3090"])
-def test_a_ported_repository_resolves_to_theano_105_on_the_gpuarray_backend(tmp_path: Path, gpu: str) -> None:
+def test_a_ported_repository_resolves_to_theano_105_on_the_gpuarray_backend(tmp_path: Path) -> None:
     from tests.legacy_envs import REAL_HOME
 
     repo = _copy(tmp_path, "cnn-sentence")
     env = {"PIP_CACHE_DIR": os.environ.get("PIP_CACHE_DIR") or str(REAL_HOME / ".cache" / "pip")}
 
     def resolve() -> dict[str, Any]:
-        run = doctor("resolve", "--project", str(repo), "--gpu", gpu, "--format", "json", env=env, timeout=600)
+        run = doctor("resolve", "--project", str(repo), "--gpu", "RTX 3090", "--format", "json", env=env, timeout=600)
         assert run.code in (0, 1), run.err[-2000:]
         return dict(run.json()["lock"])
 
@@ -177,3 +189,23 @@ def test_a_ported_repository_resolves_to_theano_105_on_the_gpuarray_backend(tmp_
     new = resolve()
     assert new["resolved"] and new["theano"] == "1.0.5" and new["device"] == "cuda"
     assert {g["name"]: g["value"] for g in new["gpu"]}["pygpu"]
+
+
+def test_flags_in_shell_scripts_are_listed_with_the_value_to_write(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    script = b"#!/bin/sh\nTHEANO_FLAGS=mode=FAST_RUN,device=gpu0,floatX=float32 python train.py\n"
+    (repo / "run.sh").write_bytes(script)
+    run = port(tmp_path / "state", str(repo), "--yes", "--format", "json")
+    assert run.code == 1 and not run.json()["plan"]
+    [item] = run.json()["manual"]
+    assert (item["file"], item["line"], item["rule"]) == ("run.sh", 2, "device-gpu")
+    assert "write mode=FAST_RUN,device=cuda0,floatX=float32" in item["what"]
+    assert (repo / "run.sh").read_bytes() == script
+
+
+def test_a_single_file_can_be_ported(tmp_path: Path) -> None:
+    repo = _copy(tmp_path, "lasagne")
+    target = repo / "lasagne/lasagne/layers/pool.py"
+    doc = port(tmp_path / "state", str(target), "--dry-run", "--format", "json").json()
+    assert [a["path"] for a in doc["plan"]] == [str(target)] and doc["files"][0]["file"] == "pool.py"

@@ -96,6 +96,14 @@ def test_max_pool_2d_positional_arguments_become_the_new_keywords():
     assert hits == {"signal-downsample", "pool-2d-ws"}
 
 
+def test_a_pool_2d_call_already_in_the_new_form_keeps_its_positional_arguments():
+    source = "from theano.tensor.signal import pool\ny = pool.pool_2d(x, (2, 2), ignore_border=True, stride=(1, 1))\n"
+    text, hits, manual = _port(source)
+    assert text == source and not hits and not manual
+    text, hits, _ = _port("from theano.tensor.signal import pool\ny = pool.pool_2d(x, (2, 2), st=(1, 1))\n")
+    assert text.endswith("y = pool.pool_2d(x, ws=(2, 2), stride=(1, 1), ignore_border=False)\n")
+
+
 def test_an_omitted_ignore_border_is_written_out_as_the_default_both_releases_use():
     text, _, _ = _port("import theano.tensor.signal.downsample as ds\ny = ds.max_pool_2d(x, ds=(2, 2))\n")
     assert text == "import theano.tensor.signal.pool as ds\ny = ds.pool_2d(x, ws=(2, 2), ignore_border=False)\n"
@@ -159,6 +167,14 @@ def test_removed_use_call_and_its_import_become_pass_with_the_old_code_in_a_comm
     assert hits == {"sandbox-cuda", "sandbox-cuda-use"}
 
 
+def test_a_use_call_over_several_lines_or_inside_an_expression_is_listed_not_collapsed():
+    source = ("import theano.sandbox.cuda\ntheano.sandbox.cuda.use('gpu',\n                        force=True)\n"
+              "ok = theano.sandbox.cuda.use('gpu1')\n")
+    text, hits, manual = _port(source)
+    assert text == source and not hits
+    assert manual.count("sandbox-cuda-use") == 2 and "sandbox-cuda" in manual  # and the import it still needs
+
+
 def test_an_old_backend_import_still_used_stays_and_is_listed():
     text, hits, manual = _port("import theano.sandbox.cuda as cuda\ncuda.use('gpu0')\nx = cuda.CudaNdarray\n")
     assert text.startswith("import theano.sandbox.cuda as cuda\n") and "cuda.CudaNdarray" in text
@@ -202,3 +218,25 @@ def test_flag_strings_in_code_keep_their_quotes_and_prefix():
     assert text == ("os.environ['THEANO_FLAGS'] = u\"device=cuda,floatX=float32\"\n"
                     "x = '''device=cuda'''\ny = 'device=gpu\\n'\n")  # an escape: not rewritten
     assert hits == {"device-gpu"}
+
+
+def test_files_without_any_rule_word_are_not_parsed_and_every_rule_has_its_word():
+    from theanodoctor.port import pyfile
+
+    for rule in RULES:
+        names = [n for n in (rule.old, *rule.calls) if n] if rule.kind != "flag" else []
+        assert all(any(w in n for w in pyfile._WORDS) for n in names), rule.id
+    assert port_source("def f(:\n", RULES) == (("def f(:\n"), (), ())  # not Python, but nothing to port either
+    assert port_source("def f(:\n  import theano\n", RULES) is None
+
+
+@pytest.mark.parametrize("before, after", [
+    ("from theano.tensor.signal import downsample\r\ny = downsample.max_pool_2d(x, (2, 2))  # c\r\n",
+     "from theano.tensor.signal import pool\r\ny = pool.pool_2d(x, ws=(2, 2), ignore_border=False)  # c\r\n"),
+    ("import theano.tensor.signal.downsample as d\ny = d.max_pool_2d(x, (2,2))",  # no final newline
+     "import theano.tensor.signal.pool as d\ny = d.pool_2d(x, ws=(2,2), ignore_border=False)"),
+    ("if 1:\n\tfrom theano.tensor.signal import downsample\n\ty = downsample.max_pool_2d(x, (2,2))\n",
+     "if 1:\n\tfrom theano.tensor.signal import pool\n\ty = pool.pool_2d(x, ws=(2,2), ignore_border=False)\n"),
+])
+def test_line_endings_a_missing_final_newline_and_tabs_are_kept(before, after):
+    assert _port(before)[0] == after

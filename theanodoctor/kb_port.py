@@ -27,6 +27,7 @@ class Rule(NamedTuple):
     rename: dict[str, str]
     allowed: frozenset[str]
     explicit: dict[str, str]
+    same_positions: bool  # call: positions mean the same in both signatures (keywords only for style)
     needs: str  # a package the ported code needs
     says: str
     old_source: str
@@ -68,6 +69,7 @@ def _rule(row: Any) -> Rule:
         calls=strings(NAME, row, "names") if kind == "call" else (), keep=keep,
         positional=strings(NAME, row, "positional"), rename=_mapping(row, "rename"),
         allowed=frozenset(strings(NAME, row, "allowed")), explicit=_mapping(row, "explicit"),
+        same_positions=row.get("same_positions") is True,
         needs=text(NAME, row, "needs", required=False), says=" ".join(text(NAME, row, "says").split()),
         old_source=text(NAME, row, "old_source"), new_source=text(NAME, row, "new_source"))
     if kind == "call" and not rule.calls:
@@ -92,7 +94,3 @@ def rules() -> tuple[Rule, ...]:
 
 def rule_ids() -> tuple[str, ...]:
     return tuple(r.id for r in rules())
-
-
-def of_kind(*kinds: str) -> tuple[Rule, ...]:
-    return tuple(r for r in rules() if r.kind in kinds)

@@ -134,7 +134,9 @@ def port(path: str | None, yes: bool, dry_run: bool, only: tuple[str, ...], skip
     doc: dict[str, Any] = {"path": plan.root, "rules": [r.id for r in rules],
                            "plan": [a.to_dict() for a in plan.actions], "files": [f.to_dict() for f in plan.files],
                            "manual": [{"file": rel, **m.to_dict()} for rel, m in plan.manual],
-                           "skipped": [p.to_json() for p in plan.skipped], "needs": list(plan.needs)}
+                           "skipped": [p.to_json() for p in plan.skipped], "needs": list(plan.needs),
+                           "sources": [{"rule": r.id, "says": r.says, "old": r.old_source, "new": r.new_source}
+                                       for r in plan.cited]}
     left = 1 if plan.manual else 0
     if fmt == "text":
         emit(render_plan(plan, style()))
@@ -156,14 +158,16 @@ def port(path: str | None, yes: bool, dry_run: bool, only: tuple[str, ...], skip
         return _finish(fmt, {**doc, "mode": "refused"}, 0 if asked else 2)
     run_id, run_dir, steps = _apply(plan)
     report = render_report(plan, f"applied in run {run_id} (take it back: theanodoctor port --undo {run_id})", steps)
-    target = report_path or os.path.join(run_dir, "report.txt")
-    _write_report(target, report)
+    target = os.path.join(run_dir, "report.txt")
+    for where in (target, report_path):
+        if where:
+            _write_report(where, report)
     if fmt == "text":
         from theanodoctor.render.fix import render_steps
 
         emit(render_steps(run_id, steps, style()))
         emit(report)
-        note(f"report written to {target}")
+        note(f"report written to {target}" + (f" and {report_path}" if report_path else ""))
     code = max(left, 0 if all(s.status == "applied" for s in steps) else 1)
     _finish(fmt, {**doc, "mode": "applied", "run_id": run_id, "steps": [s.to_dict() for s in steps],
-                  "report_file": os.path.abspath(target)}, code)
+                  "report_file": os.path.abspath(report_path or target)}, code)

@@ -59,14 +59,14 @@ def plan_call(trailer: Any, rule: Rule) -> tuple[list[str], str | None]:
 
 def rewrite_call(trailer: Any, rule: Rule) -> None:
     """Apply what :func:`plan_call` found possible (call it first)."""
-    inner, args = _arguments(trailer)
+    _, args = _arguments(trailer)
     given = set()
     index = 0
     for arg in args:
         if _is_keyword(arg):
-            name = arg.children[0]
-            name.value = rule.rename.get(name.value, name.value)
-            given.add(name.value)
+            leaf = arg.children[0]
+            leaf.value = rule.rename.get(leaf.value, leaf.value)
+            given.add(leaf.value)
             continue
         if index >= rule.keep:
             new = rule.positional[index - rule.keep]

@@ -13,7 +13,7 @@ from theanodoctor.kb_port import Rule
 
 from .model import Change, Manual
 from .moves import manual, move
-from .tree import assigned, dotted, dotted_text
+from .tree import assigned, code_of, dotted, dotted_text
 
 
 class Binding(NamedTuple):
@@ -28,10 +28,6 @@ class Imports(NamedTuple):
     changes: list[Change]
     manual: list[Manual]
     guarded: list[tuple[Any, str]]  # (import statement, module) of a manual-rule module: decided at the end
-
-
-def _code(node: Any) -> str:
-    return " ".join(str(node).split())
 
 
 def _free(tree: Any, name: str) -> bool:
@@ -61,7 +57,7 @@ def _bind_import_name(node: Any, rules: tuple[Rule, ...], out: Imports) -> None:
             name_node.replace(dotted(new, name_node.prefix))
             out.changes.append(Change(moved.rule.id, node.get_lineno(), f"import {full} -> import {new}"))
         elif moved:
-            out.manual.append(Manual(moved.rule.id, node.get_lineno(), _code(node), moved.rule.says))
+            out.manual.append(Manual(moved.rule.id, node.get_lineno(), code_of(node), moved.rule.says))
         elif manual(full, rules):
             out.guarded.append((node, full))
         if alias:
@@ -82,6 +78,31 @@ def _from_items(node: Any) -> list[tuple[Any, Any | None]] | None:
     return [(i.children[0], i.children[2]) if i.type == syms.import_as_name else (i, None) for i in items]
 
 
+def _unported_from(node: Any, fulls: list[str], moves: list[Any], rules: tuple[Rule, ...]) -> list[Manual]:
+    """Why a `from` import that moved only in part stays as it is: per name without a same-meaning
+    new name (its own manual row where it has one), or names bound for different modules."""
+    line, code = node.get_lineno(), code_of(node)
+    found = []
+    lost = [(f, m) for f, m in zip(fulls, moves) if m and m.new is None]
+    generic = []
+    for full, moved in lost:
+        listed = manual(full, rules)
+        if listed and len(listed.old) > len(moved.rule.old):
+            found.append(Manual(listed.id, line, code, listed.says))
+        else:
+            generic.append(full.rpartition(".")[2])
+    for moved in {m.rule.id: m for m in moves if m}.values():
+        if generic:
+            what = (f"{', '.join(generic)} {'has' if len(generic) == 1 else 'have'} no same-meaning name in "
+                    f"{moved.rule.new}: port {'it' if len(generic) == 1 else 'them'} by hand. {moved.rule.says}")
+        elif not lost:
+            what = f"these names move to different modules: split the import by hand. {moved.rule.says}"
+        else:
+            continue
+        found.append(Manual(moved.rule.id, line, code, what))
+    return found
+
+
 def _bind_import_from(tree: Any, node: Any, rules: tuple[Rule, ...], out: Imports) -> None:
     module = node.children[1]
     if module.type not in (token.NAME, syms.dotted_name):
@@ -92,7 +113,7 @@ def _bind_import_from(tree: Any, node: Any, rules: tuple[Rule, ...], out: Import
         hit = move(parent, rules) or manual(parent, rules)
         if hit:
             rule = hit if isinstance(hit, Rule) else hit.rule
-            out.manual.append(Manual(rule.id, line, _code(node), "a star import: which names it brings is not "
+            out.manual.append(Manual(rule.id, line, code_of(node), "a star import: which names it brings is not "
                                      f"known here; import the names by hand. {rule.says}"))
         return
     fulls = [f"{parent}.{name.value}" for name, _ in items]
@@ -104,23 +125,17 @@ def _bind_import_from(tree: Any, node: Any, rules: tuple[Rule, ...], out: Import
         for full in fulls:
             listed = manual(full, rules)
             if listed:
-                out.manual.append(Manual(listed.id, line, _code(node), listed.says))
+                out.manual.append(Manual(listed.id, line, code_of(node), listed.says))
         return
     news = [m.new if m else None for m in moves]
     parents = {n.rpartition(".")[0] if n else None for n in news}
     if None in news or len(parents) != 1:
-        lost = [f.rpartition(".")[2] for f, m in zip(fulls, moves) if m and m.new is None]
-        for moved in {m.rule.id: m for m in moves if m}.values():
-            what = (f"{', '.join(lost)} {'has' if len(lost) == 1 else 'have'} no same-meaning name in "
-                    f"{moved.rule.new}; port {'it' if len(lost) == 1 else 'them'} by hand, then import the rest "
-                    f"from {moved.rule.new}. " if lost else
-                    "these names move to different modules: split the import by hand. ") + moved.rule.says
-            out.manual.append(Manual(moved.rule.id, line, _code(node), what))
+        out.manual.extend(_unported_from(node, fulls, moves, rules))
         for (name, alias), full in zip(items, fulls):  # nothing is rewritten: every name keeps its old meaning
             out.bindings[(alias or name).value] = Binding(full, full, None)
         return
     new_parent = parents.pop() or ""
-    before = _code(node)
+    before = code_of(node)
     rules_hit = list(dict.fromkeys(m.rule.id for m in moves if m))
     if not new_parent:  # `from theano.compat import six` -> `import six`
         name, alias = items[0]
@@ -147,7 +162,7 @@ def _bind_import_from(tree: Any, node: Any, rules: tuple[Rule, ...], out: Import
                                                     Leaf(token.NAME, old_name, prefix=" ")]))
         else:
             name.value = new_name
-    out.changes.append(Change(", ".join(rules_hit), line, f"{before} -> {_code(node)}"))
+    out.changes.append(Change(", ".join(rules_hit), line, f"{before} -> {code_of(node)}"))
 
 
 def read_imports(tree: Any, rules: tuple[Rule, ...]) -> Imports:

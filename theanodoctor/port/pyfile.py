@@ -23,6 +23,7 @@ from .tree import (
     assigned,
     attr_trailer,
     attribute_name,
+    code_of,
     is_attr_trailer,
     is_call_trailer,
     is_target,
@@ -32,11 +33,10 @@ from .tree import (
 )
 
 _LITERAL = re.compile(r"(?P<prefix>[A-Za-z]*)(?P<quote>'''|\"\"\"|'|\")(?P<body>.*)(?P=quote)", re.S)
+# Every rule's target contains one of these: an import names `theano` (or `pylearn2`), a flag
+# string that changes holds gpu, cnmem or nvcc.
+_WORDS = ("theano", "pylearn2", "gpu", "cnmem", "nvcc.")
 REMOVED_NOTE = "removed by theanodoctor port: set the device in THEANO_FLAGS or .theanorc, e.g. device=cuda0"
-
-
-def _code(node: Any) -> str:
-    return " ".join(str(node).split())
 
 
 def _callee(node: Any, call: Any) -> str:
@@ -76,7 +76,7 @@ class _File:
         self.kept_under: set[str] = set()
 
     def note_manual(self, rule: Rule, node: Any, what: str | None = None) -> None:
-        item = Manual(rule.id, node.get_lineno(), _code(node)[:160], what or rule.says)
+        item = Manual(rule.id, node.get_lineno(), code_of(node)[:160], what or rule.says)
         if item not in self.manual:
             self.manual.append(item)
 
@@ -96,12 +96,18 @@ class _File:
         rest = node.children[1 + len(attrs):]
         call = rest[0] if rest and is_call_trailer(rest[0]) else None
         removed = exact(old, self.rules, "removed")
-        if removed and call is not None and len(rest) == 1 and statement_of(node) is not None:
-            self.changes.append(Change(removed.id, node.get_lineno(), f"{_code(node)} taken out: {removed.says}"))
+        if removed and call is not None and len(rest) == 1 and statement_of(node) is not None \
+                and "\n" not in str(node).strip():  # one line becomes one line: the file keeps its lines
+            self.changes.append(Change(removed.id, node.get_lineno(), f"{code_of(node)} -> pass (Theano 1.0.5 has no "
+                                       "such call; the device is set in the config: see Device below)"))
             neutralize(statement_of(node), REMOVED_NOTE)
             self.removed_under.add(old)
             return
         self.kept_under.add(old)
+        if removed and call is not None:
+            self.note_manual(removed, node, f"this call spans lines or is part of an expression: take it out by "
+                                            f"hand. {removed.says}")
+            return
         if is_target(node):
             listed = manual(old, self.rules) or (moved.rule if (moved := move(old, self.rules)) else None)
             if listed:
@@ -175,7 +181,8 @@ class _File:
         what, why = plan_call(call, rule)
         if why:
             self.note_manual(rule, node, f"left alone: {why}. {rule.says}")
-        elif what:
+        elif what and not (rule.same_positions and names[0] == names[1] and what[0].startswith("positional")
+                           and len(what) == 1):  # a call already in the new form keeps its style
             rewrite_call(call, rule)
             self.changes.append(Change(rule.id, node.get_lineno(), f"{_callee(node, call)}(...): " + "; ".join(what)))
 
@@ -226,8 +233,8 @@ class _File:
             rule = manual(module, self.rules)
             stmt = statement_of(stmt_node)
             if gone and not (used - {module}) and stmt is not None and rule is not None:
-                self.changes.append(Change(rule.id, stmt_node.get_lineno(), f"{_code(stmt_node)} removed: "
-                                           "the file used it only for calls that were removed"))
+                self.changes.append(Change(rule.id, stmt_node.get_lineno(), f"{code_of(stmt_node)} -> pass: "
+                                           "the file used it only for calls that were taken out"))
                 neutralize(stmt, "removed by theanodoctor port: Theano 1.0.5 refuses to import it")
             elif rule is not None:
                 self.note_manual(rule, stmt_node)
@@ -250,6 +257,8 @@ class _File:
 def port_source(text: str, rules: tuple[Rule, ...]) -> Ported | None:
     """The ported text with what changed and what is left; None when the text is not Python (2 or 3)
     that the lossless reader takes back byte for byte."""
+    if not any(word in text for word in _WORDS):
+        return Ported(text, (), ())  # nothing a rule reads can be in it: not worth the tree
     tree = py2tree.parse(text)
     added = not text.endswith("\n")
     if tree is None or str(tree) != text + ("\n" if added else ""):

@@ -9,6 +9,11 @@ from fissix.pygram import python_symbols as syms
 from fissix.pytree import Leaf, Node
 
 
+def code_of(node: Any) -> str:
+    """The node's source on one line (for reports)."""
+    return " ".join(str(node).split())
+
+
 def dotted_text(node: Any) -> str:
     return "".join(leaf.value for leaf in node.leaves())
 
@@ -96,7 +101,7 @@ def neutralize(stmt: Any, note: str) -> None:
     """Turn ``stmt`` into `pass  # was: <code> (<note>)`: valid wherever the statement stood, and the
     old code stays readable in place."""
     body = stmt.children[0]
-    code = " ".join(str(body).split())
+    code = code_of(body)
     newline = stmt.children[1]
     comment = f"  # was: {code} ({note})"
     newline.prefix = comment + (" " + newline.prefix.lstrip() if newline.prefix.strip() else "")

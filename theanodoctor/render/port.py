@@ -39,7 +39,7 @@ def render_report(plan: Any, applied: str, steps: Sequence[Any] = ()) -> str:
     manual = plan.manual
     lines += ["", f"To do by hand: {len(manual)} use{'s' if len(manual) != 1 else ''} port does not rewrite"]
     for rel, item in manual:
-        lines.append(f"  {rel}:{item.line}: [{item.rule}] {item.code}")
+        lines.append(f"  {rel}:{item.line}: [{item.rule}] {item.code}" if item.line else f"  {rel}: [{item.rule}]")
         lines.append(f"      {item.what}")
     if any(c.rule == DEVICE_RULE for f in plan.changed for c in f.changes):
         lines += ["", "Device: theano.sandbox.cuda.use(...) calls were taken out. Theano 1.0.5 takes the device "
@@ -47,6 +47,10 @@ def render_report(plan: Any, applied: str, steps: Sequence[Any] = ()) -> str:
     if plan.needs:
         lines += ["", f"Needs: the ported code imports {', '.join(plan.needs)}: "
                       f"pip install {' '.join(plan.needs)}"]
+    cited = plan.cited
+    if cited:
+        lines += ["", "Sources (each rule: the old API at its tag, the new one at rel-1.0.5):"]
+        lines += [f"  {r.id}: {r.source}" for r in cited]
     if plan.skipped:
         lines += ["", f"Files not read ({len(plan.skipped)}):"]
         lines += [f"  {p.file}: {p.message}" for p in plan.skipped]

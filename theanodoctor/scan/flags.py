@@ -40,13 +40,18 @@ def read_flag_string(value: str, where: Evidence, out: Findings) -> None:
         out.settings.extend(Setting(k.lower(), v, where) for k, v in pairs)
 
 
+def shell_flags(line: str) -> str | None:
+    """The value of `THEANO_FLAGS=...` on a shell, Makefile or Dockerfile line."""
+    match = _IN_SHELL.search(line) if "THEANO_FLAGS" in line else None
+    return match.group(1) if match else None
+
+
 def read_script(file: RepoFile, text: str, out: Findings) -> None:
     """Shell scripts, Makefiles, Dockerfile ENV lines: `THEANO_FLAGS=...` and `KERAS_BACKEND=...`."""
     for number, line in enumerate(text.splitlines(), 1):
-        if "THEANO_FLAGS" in line:
-            match = _IN_SHELL.search(line)
-            if match:
-                read_flag_string(match.group(1), evidence(file.rel, number, line), out)
+        found = shell_flags(line)
+        if found:
+            read_flag_string(found, evidence(file.rel, number, line), out)
         backend = _KERAS_BACKEND.search(line)
         if backend:
             out.keras_backend.append((backend.group(1), evidence(file.rel, number, line)))
