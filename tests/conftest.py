@@ -12,7 +12,7 @@ from tests import legacy_envs
 from tests.driver_standins import compile_standins
 
 # Other people's repositories, input for scan: never collected (their tests import their packages).
-collect_ignore = ["scan_corpus"]
+collect_ignore = ["scan_corpus", "port_corpus"]
 
 # Variables that would make a test depend on the machine it runs on.
 _ISOLATED_VARS = (
