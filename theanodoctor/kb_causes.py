@@ -110,7 +110,7 @@ def causes() -> dict[str, Cause]:
 @table
 def signatures() -> tuple[Signature, ...]:
     known = causes()
-    result = []
+    result: list[Signature] = []
     for row in rows(SIGNATURES, "signatures"):
         sig = Signature(
             id=text(SIGNATURES, row, "id"), cause=text(SIGNATURES, row, "cause"),
