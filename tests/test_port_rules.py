@@ -249,3 +249,15 @@ def test_explains_remedies_that_offer_port_name_only_what_its_rules_rewrite() ->
     assert set(offering) >= {"theano-too-new-for-code", "theano-downsample-removed"}
     rewritten = {r.id for r in kb_port.rules() if r.kind != "manual"}
     assert {"compat-six", "signal-downsample", "sandbox-cuda-dnn"} <= rewritten
+
+
+def test_device_set_after_import_or_compared_with_gpu_is_listed_not_rewritten() -> None:
+    source = ("import theano\ntry:\n    theano.config.device = 'gpu'\nexcept Exception:\n    pass\n"
+              "if theano.config.device[:3] == 'gpu':  # cuDNN only on the GPU\n    USE_DNN = True\n"
+              "ON_CPU = theano.config.device == 'cpu'\n")
+    text, hits, manual = _port(source)
+    assert text == source and not hits
+    ported = port_source(source, kb_port.rules())
+    assert ported is not None
+    assert [(m.line, m.rule) for m in ported.manual] == [(3, "device-gpu"), (6, "device-gpu")]
+    assert "refuses" in ported.manual[0].what and "never true" in ported.manual[1].what

@@ -37,6 +37,14 @@ _LITERAL = re.compile(r"(?P<prefix>[A-Za-z]*)(?P<quote>'''|\"\"\"|'|\")(?P<body>
 # string that changes holds gpu, cnmem or nvcc.
 _WORDS = ("theano", "pylearn2", "gpu", "cnmem", "nvcc.")
 REMOVED_NOTE = "removed by theanodoctor port: set the device in THEANO_FLAGS or .theanorc, e.g. device=cuda0"
+DEVICE_RULE = "device-gpu"
+# Theano rel-1.0.5 theano/configdefaults.py:132-137 (DeviceParam, allow_override=False) and
+# theano/configparser.py:339-343 (the refusal).
+DEVICE_SET = ("config.device is set here, after `import theano`: Theano 1.0.5 refuses that (\"Can't change the value "
+              "of this config parameter after initialization!\"); set device=cuda in THEANO_FLAGS or .theanorc")
+DEVICE_TEST = ("this compares config.device with the old back-end's 'gpu' names; after port the device is 'cuda' or "
+               "'cudaN', so the test is never true: compare with 'cuda' (or test theano.gpuarray.pygpu_activated)")
+_STOP = (syms.simple_stmt, syms.if_stmt, syms.while_stmt, syms.suite, syms.file_input)
 
 
 def _callee(node: Any, call: Any) -> str:
@@ -224,6 +232,27 @@ class _File:
             for rule_id, what in edits:
                 self.changes.append(Change(rule_id, leaf.lineno, f"THEANO_FLAGS string: {what}"))
 
+    def device_uses(self, rule: Rule) -> None:
+        """`theano.config.device` set after the import, or compared with 'gpu': no rewrite keeps
+        their meaning (the device is read once, at import), so both are listed."""
+        for node in self.tree.pre_order():
+            if node.type != syms.power:
+                continue
+            names = [c.children[1].value for c in node.children[1:] if is_attr_trailer(c)]
+            if not any(a == "config" and b == "device" for a, b in zip(names, names[1:])) \
+                    and not (node.children[0].type == token.NAME and node.children[0].value == "config"
+                             and names[:1] == ["device"]):
+                continue
+            if is_target(node):
+                self.note_manual(rule, node.parent, DEVICE_SET)
+                continue
+            expr = node
+            while expr.parent is not None and expr.parent.type not in _STOP:
+                expr = expr.parent
+            if any(leaf.type == token.STRING and (py2tree.literal(leaf.value) or "").startswith("gpu")
+                   for leaf in expr.leaves()):
+                self.note_manual(rule, expr, DEVICE_TEST)
+
     def guarded_imports(self) -> None:
         """`import theano.sandbox.cuda` (raises on Theano 1.0.5): taken out when the file used it
         only for removed calls; else listed."""
@@ -252,6 +281,9 @@ class _File:
                 self.dynamic(node)
         self.strings()
         self.guarded_imports()
+        device = next((r for r in self.rules if r.id == DEVICE_RULE), None)
+        if device is not None:
+            self.device_uses(device)
 
 
 def port_source(text: str, rules: tuple[Rule, ...]) -> Ported | None:
