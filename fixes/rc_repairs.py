@@ -106,20 +106,35 @@ def _move_known_keys(ctx: Context, draft: Draft, name: str) -> str:
     return f"; moved {', '.join(moved)} (Theano reads {'them' if len(moved) > 1 else 'it'} there)" if moved else ""
 
 
-def _carry_cnmem(ctx: Context, draft: Draft, value: str) -> str:
-    """cnmem's number means the same in preallocate: 0 < N <= 1 that share of GPU memory (capped
-    at 0.95), N > 1 that many MB (both options' docs, profiles/theano_config.yaml)."""
+def cnmem_as_preallocate(value: str, preallocate_set: bool) -> tuple[str, str]:
+    """What `lib.cnmem = value` becomes: ("carry", the number for gpuarray.preallocate), or
+    ("nan" | "off" | "kept", value) when nothing is carried. cnmem's number means the same in
+    preallocate: 0 < N <= 1 that share of GPU memory (capped at 0.95), N > 1 that many MB (both
+    options' docs, profiles/theano_config.yaml)."""
+    value = value.strip()
     try:
         number = float(value)
     except ValueError:
-        return f" (its value {value.strip()!r} is not a number, so nothing is carried over)"
+        return "nan", value
     if number <= 0:
+        return "off", value
+    return ("kept", value) if preallocate_set else ("carry", value)
+
+
+def cnmem_share(value: str) -> str:
+    return "the same share of GPU memory" if float(value) <= 1 else f"the same {value} MB of GPU memory"
+
+
+def _carry_cnmem(ctx: Context, draft: Draft, value: str) -> str:
+    kind, value = cnmem_as_preallocate(value, draft.rc.get("gpuarray", "preallocate") is not None)
+    if kind == "nan":
+        return f" (its value {value!r} is not a number, so nothing is carried over)"
+    if kind == "off":
         return " (0 turned the pool off; preallocate's default 0 keeps the allocation cache without preallocating)"
-    if draft.rc.get("gpuarray", "preallocate") is not None:
+    if kind == "kept":
         return " (the file already sets [gpuarray] preallocate, which is kept)"
-    draft.rc.set("gpuarray", "preallocate", value.strip())
-    what = "the same share of GPU memory" if number <= 1 else f"the same {value.strip()} MB of GPU memory"
-    return f" (set [gpuarray] preallocate = {value.strip()}: {what})"
+    draft.rc.set("gpuarray", "preallocate", value)
+    return f" (set [gpuarray] preallocate = {value}: {cnmem_share(value)})"
 
 
 def fix_pymc_names(ctx: Context, draft: Draft) -> None:

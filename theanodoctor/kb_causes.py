@@ -111,6 +111,7 @@ def causes() -> dict[str, Cause]:
 def signatures() -> tuple[Signature, ...]:
     known = causes()
     result: list[Signature] = []
+    ids: set[str] = set()
     for row in rows(SIGNATURES, "signatures"):
         sig = Signature(
             id=text(SIGNATURES, row, "id"), cause=text(SIGNATURES, row, "cause"),
@@ -121,8 +122,9 @@ def signatures() -> tuple[Signature, ...]:
             note=text(SIGNATURES, row, "note", required=False), source=source(SIGNATURES, row, "source"),
             logged=bool(row.get("logged", False)), asks=_asks(SIGNATURES, row),
         )
-        if any(other.id == sig.id for other in result):
+        if sig.id in ids:
             raise KnowledgeError(f"{where(SIGNATURES, row)}: signature `{sig.id}` is defined twice")
+        ids.add(sig.id)
         if sig.cause not in known:
             raise KnowledgeError(f"{where(SIGNATURES, row)}: unknown cause `{sig.cause}`")
         if not sig.contains:

@@ -6,21 +6,21 @@ from __future__ import annotations
 
 import re
 
+from theanodoctor.fixes.rc_repairs import cnmem_as_preallocate, cnmem_share
 from theanodoctor.scan.flags import flag_pairs
 
 _GPU = re.compile(r"gpu(\d*)")
 
 
 def _cnmem(value: str, keys: set[str]) -> tuple[str | None, str]:
-    try:
-        number = float(value)
-    except ValueError:
+    kind, value = cnmem_as_preallocate(value, "gpuarray.preallocate" in keys)
+    if kind == "nan":
         return f"lib.cnmem={value}", f"lib.cnmem={value} kept: not a number, so nothing can be carried over"
-    if number <= 0:
+    if kind == "off":
         return None, f"lib.cnmem={value} dropped (0 turned the pool off; preallocate's default keeps it off)"
-    if "gpuarray.preallocate" in keys:
+    if kind == "kept":
         return None, f"lib.cnmem={value} dropped (gpuarray.preallocate is set already and kept)"
-    return f"gpuarray.preallocate={value}", f"lib.cnmem={value} -> gpuarray.preallocate={value}"
+    return f"gpuarray.preallocate={value}", f"lib.cnmem={value} -> gpuarray.preallocate={value} ({cnmem_share(value)})"
 
 
 def port_flags(value: str, wanted: set[str]) -> tuple[str, list[tuple[str, str]]] | None:
