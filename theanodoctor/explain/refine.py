@@ -15,7 +15,7 @@ from theanodoctor import kb_era, kb_libs, knowledge
 from theanodoctor.facts import dig, section
 
 from .result import Finding
-from .scan import ScanResult
+from .scan import OLD_BACKEND_SIGNS, ScanResult
 
 Refiner = Callable[[Finding, ScanResult, Any], list[str]]
 _REFINERS: dict[str, Refiner] = {}
@@ -169,11 +169,6 @@ def _final_exception(finding: Finding, scan: ScanResult, facts: Any) -> list[str
     if final is None or finding.consequence_of or any(e.line == final[0] for e in finding.evidence):
         return []
     return [f"The log ends with this exception (line {final[0]}): {final[1]}"]
-
-
-# The old back-end's own paths and banner, as seen in a log (lower-cased; some signature's
-# context or unless lists them, so the scan records whether they appear).
-OLD_BACKEND_SIGNS = ("theano/sandbox/cuda", "theano\\sandbox\\cuda", "theano.sandbox.cuda", "using gpu device")
 
 
 def _old_backend_log(scan: ScanResult) -> bool:

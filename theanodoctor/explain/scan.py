@@ -22,6 +22,9 @@ BLOCK_LINES = 2048
 EVIDENCE_PER_SIGNATURE = 3
 MAX_SHOWN_CHARS = 400  # of one evidence or significant line
 FIRST_SIGNIFICANT, LAST_SIGNIFICANT = 12, 30
+# The old back-end's own paths and banner (lower-cased): the scan records whether they appear,
+# whatever the signatures' context lists, for the refiners that judge a log by its era.
+OLD_BACKEND_SIGNS = ("theano/sandbox/cuda", "theano\\sandbox\\cuda", "theano.sandbox.cuda", "using gpu device")
 SIGNIFICANT_WORDS = ("error", "exception", "traceback", "fatal", "undefined reference", "could not", "cannot",
                      "failed", "unable", "warning (theano", "during handling of the above",
                      "the above exception was")
@@ -62,7 +65,8 @@ class ScanResult:
 class Scanner:
     def __init__(self, sigs: Iterable[Signature]) -> None:
         self.sigs = tuple(sigs)
-        self.context = sorted({c for s in self.sigs for c in s.context + s.unless}, key=lambda c: (len(c), c))
+        tracked = {c for s in self.sigs for c in s.context + s.unless} | set(OLD_BACKEND_SIGNS)
+        self.context = sorted(tracked, key=lambda c: (len(c), c))
         literals = {lit for s in self.sigs for lit in s.contains} | set(SIGNIFICANT_WORDS)
         # str.find per literal runs in C over a whole block (one big case-insensitive regex
         # alternation is ~100x slower in Python's re). A literal that contains another one
