@@ -123,6 +123,9 @@ def _scores() -> int:
             chosen = [out for case, out in results if case.set == name and case.heldout == heldout]
             if chosen:
                 print_score(f"{name}, {part}", corpus_score(chosen), show_wrong=True)
+    opened = [out for case, out in results if case.label.get("opened")]
+    if opened:
+        print_score("opened for tuning after their untuned measurement", corpus_score(opened))
     print_score("all held out", corpus_score([out for case, out in results if case.heldout]))
     # A thread that never established its cause (label confidence low) cannot be got right.
     established = [out for case, out in results if case.heldout and case.label["confidence_of_label"] != "low"]
