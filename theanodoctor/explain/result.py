@@ -36,6 +36,7 @@ class Finding:
     source: str  # the cause's source
     signature_sources: tuple[str, ...] = ()  # where each matched message comes from
     warning: bool = False  # only warnings point at this cause
+    logged: bool = False  # only errors Theano logs and goes on after point at it
     details: tuple[str, ...] = ()  # remedy refined with values from the log and probe facts
     consequence_of: str | None = None
     asks: tuple[str, ...] = ()  # facts the log lacks that would decide between this cause and others
@@ -101,6 +102,7 @@ def build(scan: ScanResult, causes: dict[str, Cause]) -> list[Finding]:
             confidence=confidence, evidence=_evidence(hits), signatures=tuple(sorted(h.signature.id for h in hits)),
             values=values, source=cause.source, signature_sources=sources,
             warning=all(h.signature.warning for h in hits),
+            logged=all(h.signature.logged for h in hits),
             asks=tuple(dict.fromkeys(h.signature.asks for h in hits if h.signature.asks)),
         ))
     return order(findings, causes, scan.final_exception[0] if scan.final_exception else None)
@@ -108,8 +110,9 @@ def build(scan: ScanResult, causes: dict[str, Cause]) -> list[Finding]:
 
 def order(findings: list[Finding], causes: dict[str, Cause], final_line: int | None) -> list[Finding]:
     """Root cause first: a cause another found cause explains comes after it; errors before
-    warnings, a generic symptom after specific causes; then by confidence, then what the final
-    exception line says (or a cause of that), then by where it appears first."""
+    warnings, errors Theano only logs (and goes on after) after the others, a generic symptom
+    after specific causes; then by confidence, then what the final exception line says (or a
+    cause of that), then by where it appears first."""
     present = {f.cause for f in findings}
     explained_by: dict[str, str] = {}
     for cause_id in present:
@@ -120,11 +123,11 @@ def order(findings: list[Finding], causes: dict[str, Cause], final_line: int | N
 
     said_last = {f.cause for f in findings if any(e.line == final_line for e in f.evidence)}
 
-    def key(f: Finding) -> tuple[int, int, int, int, int, int]:
+    def key(f: Finding) -> tuple[int, int, int, int, int, int, int]:
         first = f.evidence[0].line if f.evidence else 0
         # what the final exception says, or a cause of it
         on_final = f.cause in said_last or any(c in said_last for c in causes[f.cause].explains)
-        return (f.consequence_of is not None, f.warning, causes[f.cause].generic, RANK[f.confidence], not on_final,
-                first)
+        return (f.consequence_of is not None, f.warning, f.logged, causes[f.cause].generic, RANK[f.confidence],
+                not on_final, first)
 
     return sorted(marked, key=key)

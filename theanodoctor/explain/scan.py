@@ -55,6 +55,7 @@ class ScanResult:
     last_significant: deque[tuple[int, str]] = field(default_factory=lambda: deque(maxlen=LAST_SIGNIFICANT))
     final_exception: tuple[int, str] | None = None
     python_hint: str | None = None  # a Python version seen in the log's paths
+    traceback: bool = False  # a Python traceback began, even where the paste stops before its exception
     nonblank: int = 0
 
     def significant(self) -> list[tuple[int, str]]:
@@ -143,6 +144,8 @@ class Scanner:
         lowered = raw.lower()
         parts = segments(raw)
         self._significance(number, parts[0] if len(parts) == 1 else max(parts, key=_weight))
+        if "traceback (most recent call last)" in lowered:
+            self.result.traceback = True
         for sig in self.sigs:
             if not any(lit in lowered for lit in sig.contains):
                 continue
