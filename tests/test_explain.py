@@ -394,3 +394,47 @@ def test_enomem_from_the_compile_fork_is_host_memory_not_the_compiler():
     log = ("ERROR (theano.gof.cmodule): [Errno 12] Cannot allocate memory\n"
            "Exception: Compilation failed (return status=1): \n")
     assert [f.cause for f in explain_text(log).recognised][:1] == ["host-out-of-memory"]
+
+
+def test_a_warning_beside_a_traceback_the_paste_cuts_short_is_no_cause():
+    warning = "WARNING (theano.configdefaults): g++ not detected ! Theano will be unable to execute optimized C\n"
+    cut = warning + "Traceback (most recent call last):\n  File \"model.py\", line 3, in <module>\n    fit()\n"
+    assert [f.cause for f in explain_text(warning).recognised] == ["gxx-missing"]
+    assert explain_text(cut).recognised == ()
+
+
+def test_theanos_config_chain_before_its_exception_points_at_numpy_blas_only_on_python_38_and_newer():
+    frames = ("Traceback (most recent call last):\n"
+              "  File \"/env/lib/python{}/site-packages/theano/configparser.py\", line 168, in fetch_val_for_key\n"
+              "    return theano_cfg.get(section, option)\n")
+    found = explain_text(frames.format("3.9")).recognised
+    assert [f.cause for f in found] == ["numpy-blas-opt-info"] and found[0].asks
+    assert explain_text(frames.format("3.6")).recognised == ()  # numpy 1.22+ needs Python 3.8+
+
+
+def test_theanos_mkl_check_names_the_missing_mkl_module_and_the_2018_threading_layer_apart():
+    missing = explain_text("RuntimeError:\nCould not import 'mkl'.  If you are using conda, update the numpy\n")
+    assert [(f.cause, f.confidence) for f in missing.recognised] == [("mkl-service-missing", "medium")]
+    layer = explain_text('RuntimeError: To use MKL 2018 with Theano you MUST set "MKL_THREADING_LAYER=GNU"')
+    assert [f.cause for f in layer.recognised] == ["mkl-threading-layer"]
+
+
+def test_missing_linalg_modules_name_the_theano_release_that_has_them():
+    found = explain_text("ImportError: No module named nlinalg").recognised
+    assert [f.cause for f in found] == ["theano-too-old-for-code"]
+    assert any("Theano >=0.7" in line for line in found[0].details)
+
+
+def test_a_dotted_flag_written_in_a_config_files_section_is_reported():
+    config = "[global]\nfloatX = float32\nblas.ldflags=-LC:\\\\openblas -lopenblas\n"
+    assert [f.cause for f in explain_text(config).recognised] == ["theanorc-dotted-key-in-global"]
+    assert explain_text("THEANO_FLAGS=blas.ldflags=-lopenblas python run.py\n[global]\n").recognised == ()
+
+
+def test_a_specific_error_ranks_before_an_error_theano_only_logged():
+    logged = ("ERROR (theano.gpuarray): pygpu was configured but could not be imported or is too old "
+              "(version 0.7 or higher required)\n")
+    stated = "ImportError: No module named nlinalg\n"
+    for log in (logged + stated, stated + logged):
+        found = explain_text(log).recognised
+        assert [f.cause for f in found] == ["theano-too-old-for-code", "pygpu-missing"]
