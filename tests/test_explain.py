@@ -394,3 +394,23 @@ def test_enomem_from_the_compile_fork_is_host_memory_not_the_compiler():
     log = ("ERROR (theano.gof.cmodule): [Errno 12] Cannot allocate memory\n"
            "Exception: Compilation failed (return status=1): \n")
     assert [f.cause for f in explain_text(log).recognised][:1] == ["host-out-of-memory"]
+
+
+def test_no_supported_visual_studio_with_a_listed_one_in_the_log_is_no_version_problem():
+    message = ("nvcc fatal   : nvcc cannot find a supported version of Microsoft Visual Studio. Only the versions "
+               "2010, 2012, and 2013 are supported\n")
+    alone = explain_text(message).recognised
+    assert [(f.cause, f.confidence) for f in alone] == [("msvc-unsupported", "medium")] and alone[0].asks
+    bindir = "['nvcc', '--compiler-bindir', 'C:\\\\Program Files (x86)\\\\Microsoft Visual Studio 12.0\\\\VC\\\\bin']\n"
+    listed = explain_text(message + bindir).recognised
+    assert [f.cause for f in listed][:1] == ["msvc-missing"] and "x64" in listed[0].asks[0]
+    # a Windows console wraps the message at 80 columns
+    wrapped = "nvcc : fatal error : nvcc cannot find a supported version of Microsoft Visual St\nudio.\n"
+    assert [f.cause for f in explain_text(wrapped).recognised] == ["msvc-unsupported"]
+
+
+def test_the_older_nvcc_wording_names_the_first_gcc_it_refuses():
+    log = "/usr/local/cuda-5.5/include/host_config.h:82:2: error: #error -- unsupported\nGNU version! gcc 4.9 and up are not supported!\n"
+    first = explain_text(log).recognised[0]
+    assert (first.cause, first.confidence) == ("nvcc-gcc-too-new", "high")
+    assert "this nvcc refuses gcc 4.9 and newer" in [e.note for e in first.evidence]
