@@ -414,3 +414,10 @@ def test_the_older_nvcc_wording_names_the_first_gcc_it_refuses():
     first = explain_text(log).recognised[0]
     assert (first.cause, first.confidence) == ("nvcc-gcc-too-new", "high")
     assert "this nvcc refuses gcc 4.9 and newer" in [e.note for e in first.evidence]
+
+
+def test_a_cl_exe_other_than_the_ccbin_one_is_no_missing_cl_exe():
+    assert [f.cause for f in explain_text("nvcc fatal   : Cannot find compiler 'cl.exe' in PATH\n").recognised] \
+        == ["msvc-missing"]
+    other = "nvcc fatal   : Compiler 'cl.exe' in PATH different than the one specified with -ccbin\n"
+    assert explain_text(other).recognised == ()
