@@ -410,7 +410,8 @@ def test_no_supported_visual_studio_with_a_listed_one_in_the_log_is_no_version_p
 
 
 def test_the_older_nvcc_wording_names_the_first_gcc_it_refuses():
-    log = "/usr/local/cuda-5.5/include/host_config.h:82:2: error: #error -- unsupported\nGNU version! gcc 4.9 and up are not supported!\n"
+    log = ("/usr/local/cuda-5.5/include/host_config.h:82:2: error: #error -- unsupported\n"
+           "GNU version! gcc 4.9 and up are not supported!\n")
     first = explain_text(log).recognised[0]
     assert (first.cause, first.confidence) == ("nvcc-gcc-too-new", "high")
     assert "this nvcc refuses gcc 4.9 and newer" in [e.note for e in first.evidence]
