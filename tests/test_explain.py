@@ -440,3 +440,32 @@ def test_a_specific_error_ranks_before_an_error_theano_only_logged():
     for log in (logged + stated, stated + logged):
         found = explain_text(log).recognised
         assert [f.cause for f in found] == ["theano-too-old-for-code", "pygpu-missing"]
+def test_no_supported_visual_studio_with_a_listed_one_in_the_log_is_only_a_hint():
+    message = ("nvcc fatal   : nvcc cannot find a supported version of Microsoft Visual Studio. Only the versions "
+               "2010, 2012, and 2013 are supported\n")
+    alone = explain_text(message).recognised
+    assert [(f.cause, f.confidence) for f in alone] == [("msvc-unsupported", "medium")] and alone[0].asks
+    bindir = "['nvcc', '--compiler-bindir', 'C:\\\\Program Files (x86)\\\\Microsoft Visual Studio 12.0\\\\VC\\\\bin']\n"
+    listed = explain_text(message + bindir)
+    # the log contradicts "install a listed version"; what else is wrong it does not say
+    assert listed.recognised == ()
+    hint = next(f for f in listed.findings if f.cause == "msvc-missing")
+    assert hint.confidence == "low" and "x64" in hint.asks[0]
+    # a Windows console wraps the message at 80 columns
+    wrapped = "nvcc : fatal error : nvcc cannot find a supported version of Microsoft Visual St\nudio.\n"
+    assert [f.cause for f in explain_text(wrapped).recognised] == ["msvc-unsupported"]
+
+
+def test_the_older_nvcc_wording_names_the_first_gcc_it_refuses():
+    log = ("/usr/local/cuda-5.5/include/host_config.h:82:2: error: #error -- unsupported\n"
+           "GNU version! gcc 4.9 and up are not supported!\n")
+    first = explain_text(log).recognised[0]
+    assert (first.cause, first.confidence) == ("nvcc-gcc-too-new", "high")
+    assert "this nvcc refuses gcc 4.9 and newer" in [e.note for e in first.evidence]
+
+
+def test_a_cl_exe_other_than_the_ccbin_one_is_no_missing_cl_exe():
+    assert [f.cause for f in explain_text("nvcc fatal   : Cannot find compiler 'cl.exe' in PATH\n").recognised] \
+        == ["msvc-missing"]
+    other = "nvcc fatal   : Compiler 'cl.exe' in PATH different than the one specified with -ccbin\n"
+    assert explain_text(other).recognised == ()
