@@ -469,3 +469,33 @@ def test_a_cl_exe_other_than_the_ccbin_one_is_no_missing_cl_exe():
         == ["msvc-missing"]
     other = "nvcc fatal   : Compiler 'cl.exe' in PATH different than the one specified with -ccbin\n"
     assert explain_text(other).recognised == ()
+
+
+def test_driver_insufficient_inside_a_container_depends_on_the_gpu_runtime():
+    error = "Unable to get the number of gpus available: CUDA driver version is insufficient for CUDA runtime version\n"
+
+    def first(log: str) -> tuple[str, str]:
+        found = explain_text(log).recognised[0]
+        return found.cause, found.confidence
+
+    assert first(error) == ("driver-too-old", "high")
+    plain = "$ docker run -it kaixhin/cuda-theano python train.py\n" + error
+    assert first(plain) == ("docker-without-gpu-runtime", "medium")
+    assert explain_text(plain).recognised[0].asks
+    with_runtime = "$ nvidia-docker run -it kaixhin/cuda-theano python train.py\n" + error
+    assert first(with_runtime) == ("driver-too-old", "medium")
+
+
+def test_tensorflows_kernel_dso_mismatch_is_the_root_of_no_cuda_device():
+    log = ("WARNING (theano.sandbox.cuda): CUDA is installed, but device gpu is not available  "
+           "(error: Unable to get the number of gpus available: no CUDA-capable device is detected)\n"
+           "E tensorflow/stream_executor/cuda/cuda_diagnostics.cc:306] kernel version 460.56.0 does not "
+           "match DSO version 470.57.2 -- cannot find working devices in this configuration\n")
+    found = explain_text(log).recognised
+    assert found[0].cause == "driver-library-mismatch"
+    assert any(e.note.startswith("the loaded kernel module is 460.56.0") for e in found[0].evidence)
+
+
+def test_gnu_ld_in_a_french_locale_cannot_find_cudnn():
+    log = "/usr/bin/ld : ne peut trouver -lcudnn\ncollect2: error: ld returned 1 exit status\n"
+    assert explain_text(log).recognised[0].cause == "cudnn-not-found"
