@@ -499,3 +499,18 @@ def test_tensorflows_kernel_dso_mismatch_is_the_root_of_no_cuda_device():
 def test_gnu_ld_in_a_french_locale_cannot_find_cudnn():
     log = "/usr/bin/ld : ne peut trouver -lcudnn\ncollect2: error: ld returned 1 exit status\n"
     assert explain_text(log).recognised[0].cause == "cudnn-not-found"
+
+
+def test_cudnns_arch_mismatch_is_a_gpu_too_old_for_cudnn():
+    found = explain_text("Check failed: status == CUDNN_STATUS_SUCCESS (6 vs. 0)  CUDNN_STATUS_ARCH_MISMATCH\n").recognised
+    assert (found[0].cause, found[0].confidence) == ("gpu-too-old", "high")
+    assert "dnn.enabled=False" in found[0].remedy
+
+
+def test_a_killed_long_kernel_is_the_display_watchdog_and_a_busy_gpu_asks_for_its_compute_mode():
+    timeout = explain_text("RuntimeError: Cuda error: GpuElemwise: the launch timed out and was terminated.\n")
+    assert [f.cause for f in timeout.recognised] == ["gpu-kernel-watchdog"]
+    busy = explain_text("ERROR (theano.sandbox.cuda): ERROR: Not using GPU. Initialisation of device 0 failed:\n"
+                        "cudaGetDeviceCount failed: all CUDA-capable devices are busy or unavailable\n").recognised
+    assert (busy[0].cause, busy[0].confidence) == ("gpu-busy-exclusive", "medium")
+    assert "Compute M." in busy[0].asks[0]
