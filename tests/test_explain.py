@@ -502,7 +502,8 @@ def test_gnu_ld_in_a_french_locale_cannot_find_cudnn():
 
 
 def test_cudnns_arch_mismatch_is_a_gpu_too_old_for_cudnn():
-    found = explain_text("Check failed: status == CUDNN_STATUS_SUCCESS (6 vs. 0)  CUDNN_STATUS_ARCH_MISMATCH\n").recognised
+    log = "Check failed: status == CUDNN_STATUS_SUCCESS (6 vs. 0)  CUDNN_STATUS_ARCH_MISMATCH\n"
+    found = explain_text(log).recognised
     assert (found[0].cause, found[0].confidence) == ("gpu-too-old", "high")
     assert "dnn.enabled=False" in found[0].remedy
 
