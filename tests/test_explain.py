@@ -502,7 +502,8 @@ def test_pygpu_configured_on_a_cpu_only_machine_is_the_device_setting():
 
 def test_insufficient_driver_in_a_container_asks_how_it_was_started():
     text = ("OSError: You forced the use of gpu device gpu0, but CUDA initialization failed with error:\n"
-            "Unable to get the number of gpus available: CUDA driver version is insufficient for CUDA runtime version\n")
+            "Unable to get the number of gpus available: "
+            "CUDA driver version is insufficient for CUDA runtime version\n")
     assert _first(explain_text(text)) == "driver-too-old"
     in_docker = explain_text("$ docker run -it theano-image python train.py\n" + text).findings
     assert (in_docker[0].cause, in_docker[0].confidence) == ("docker-without-gpu-runtime", "medium")

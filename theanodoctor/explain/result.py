@@ -113,10 +113,9 @@ def build(scan: ScanResult, causes: dict[str, Cause]) -> list[Finding]:
 
 def order(findings: list[Finding], causes: dict[str, Cause], final_line: int | None) -> list[Finding]:
     """Root cause first: a cause another found cause explains comes after it (unless only a low
-    hint explains a stated one); errors before
-    warnings, errors Theano only logs (and goes on after) after the others, a generic symptom
-    after specific causes; then by confidence, then what the final exception line says (or a
-    cause of that), then by where it appears first."""
+    hint explains a stated one); errors before warnings, errors Theano only logs (and goes on
+    after) after the others, a generic symptom after specific causes; then by confidence, then
+    what the final exception line says (or a cause of that), then by where it appears first."""
     level = {f.cause: f.confidence for f in findings}
     explained_by: dict[str, str] = {}
     for cause_id in level:
