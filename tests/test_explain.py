@@ -515,3 +515,64 @@ def test_a_killed_long_kernel_is_the_display_watchdog_and_a_busy_gpu_asks_for_it
                         "cudaGetDeviceCount failed: all CUDA-capable devices are busy or unavailable\n").recognised
     assert (busy[0].cause, busy[0].confidence) == ("gpu-busy-exclusive", "medium")
     assert "Compute M." in busy[0].asks[0]
+
+
+# -- round 2 r-d: the engine: confidently wrong answers --
+
+def test_a_low_error_hint_does_not_make_a_medium_warning_an_error():
+    """The old back-end's deprecation warning (medium) with a `device=gpu` flag (a low hint,
+    not a warning) is still a warning: the error stated later comes first."""
+    found = explain_text(
+        "WARNING (theano.sandbox.cuda): The cuda backend is deprecated and will be removed in the next release\n"
+        "THEANO_FLAGS = 'device=gpu,floatX=float32'\n"
+        "Cuda error: kernel_reduce_ccontig: invalid device function.\n").findings
+    assert [f.cause for f in found if f.confidence != "low"] == ["kernel-not-for-this-gpu", "old-gpu-backend"]
+    assert found[1].warning
+
+
+def test_a_low_hint_does_not_make_a_stated_cause_its_consequence():
+    """gpu-device-without-gpu explains pygpu-missing, but without its context (the poster saying
+    the machine has no GPU) it is only a hint and pygpu-missing stays the stated cause."""
+    found = explain_text("ERROR (theano.gpuarray): pygpu was configured but could not be imported or is too old "
+                         "(version 0.7 or higher required)\n").findings
+    assert (found[0].cause, found[0].confidence, found[0].consequence_of) == ("pygpu-missing", "high", None)
+    assert [(f.cause, f.confidence) for f in found[1:]] == [("gpu-device-without-gpu", "low")]
+
+
+def test_pygpu_configured_on_a_cpu_only_machine_is_the_device_setting():
+    found = explain_text("ERROR: pygpu was configured but could not be imported or is too old (version 0.7 or "
+                         "higher required)\nI am running on a CPU only machine.\n").findings
+    assert [(f.cause, f.confidence, f.consequence_of) for f in found] == [
+        ("gpu-device-without-gpu", "medium", None), ("pygpu-missing", "low", "gpu-device-without-gpu")]
+
+
+def test_insufficient_driver_in_a_container_asks_how_it_was_started():
+    text = ("OSError: You forced the use of gpu device gpu0, but CUDA initialization failed with error:\n"
+            "Unable to get the number of gpus available: "
+            "CUDA driver version is insufficient for CUDA runtime version\n")
+    assert _first(explain_text(text)) == "driver-too-old"
+    in_docker = explain_text("$ docker run -it theano-image python train.py\n" + text).findings
+    assert (in_docker[0].cause, in_docker[0].confidence) == ("docker-without-gpu-runtime", "medium")
+    assert in_docker[0].asks
+    assert ("driver-too-old", "low") in [(f.cause, f.confidence) for f in in_docker]
+
+
+def test_tensorflow_kernel_dso_mismatch_is_the_driver_library_mismatch():
+    found = explain_text(
+        "WARNING (theano.sandbox.cuda): CUDA is installed, but device gpu is not available  (error: Unable to get "
+        "the number of gpus available: no CUDA-capable device is detected)\n"
+        "E tensorflow/stream_executor/cuda/cuda_diagnostics.cc:306] kernel version 460.56.0 does not match DSO "
+        "version 470.57.2 -- cannot find working devices in this configuration\n").findings
+    assert found[0].cause == "driver-library-mismatch" and found[0].confidence == "high"
+    assert "kernel module is 460.56.0" in found[0].evidence[0].note
+    assert {f.cause: f.consequence_of for f in found}["no-gpu-visible"] == "driver-library-mismatch"
+
+
+def test_french_ld_cannot_find_lcudnn_is_cudnn_not_found():
+    found = explain_text("/usr/bin/ld : ne peut trouver -lcudnn\ncollect2: error: ld returned 1 exit status\n")
+    assert _first(found) == "cudnn-not-found"
+
+
+def _first(explanation) -> str | None:
+    stated = [f.cause for f in explanation.findings if f.confidence != "low"]
+    return stated[0] if stated else None

@@ -97,27 +97,31 @@ def build(scan: ScanResult, causes: dict[str, Cause]) -> list[Finding]:
             for key, value in hit.values.items():
                 values.setdefault(key, value)
         sources = tuple(dict.fromkeys(h.signature.source for h in hits))
+        # A finding is a warning (or only logged) when the hits that give it its confidence are:
+        # a low hint of an error (a `device=gpu` flag) does not make a medium warning an error.
+        sure = [h for h in hits if levels[h.signature.id] == confidence]
         findings.append(Finding(
             cause=cause.id, title=cause.title, explanation=cause.cause, remedy=cause.remedy, fix=cause.fix,
             confidence=confidence, evidence=_evidence(hits), signatures=tuple(sorted(h.signature.id for h in hits)),
             values=values, source=cause.source, signature_sources=sources,
-            warning=all(h.signature.warning for h in hits),
-            logged=all(h.signature.logged for h in hits),
+            warning=all(h.signature.warning for h in sure),
+            logged=all(h.signature.logged for h in sure),
             asks=tuple(dict.fromkeys(h.signature.asks for h in hits if h.signature.asks)),
         ))
     return order(findings, causes, scan.final_exception[0] if scan.final_exception else None)
 
 
 def order(findings: list[Finding], causes: dict[str, Cause], final_line: int | None) -> list[Finding]:
-    """Root cause first: a cause another found cause explains comes after it; errors before
-    warnings, errors Theano only logs (and goes on after) after the others, a generic symptom
-    after specific causes; then by confidence, then what the final exception line says (or a
-    cause of that), then by where it appears first."""
-    present = {f.cause for f in findings}
+    """Root cause first: a cause another found cause explains comes after it (unless only a low
+    hint explains a stated one); errors before warnings, errors Theano only logs (and goes on
+    after) after the others, a generic symptom after specific causes; then by confidence, then
+    what the final exception line says (or a cause of that), then by where it appears first."""
+    level = {f.cause: f.confidence for f in findings}
     explained_by: dict[str, str] = {}
-    for cause_id in present:
+    for cause_id in level:
         for other in causes[cause_id].explains:
-            if other in present and other != cause_id:
+            # a low hint is only a possibility: it makes no stated (high/medium) finding its consequence
+            if other in level and other != cause_id and (level[cause_id] != "low" or level[other] == "low"):
                 explained_by.setdefault(other, cause_id)
     marked = [f if f.cause not in explained_by else replace(f, consequence_of=explained_by[f.cause]) for f in findings]
 
