@@ -76,6 +76,8 @@ def test_every_typed_table_loads_with_the_rule() -> None:
     "reference cuda-compat.md s1a: [CSDN-T3], [AF]",
     "reference/theano-libgpuarray.md Q8 (libgpuarray v0.7.6 src/loaders/libnvrtc.c:36)",
     "[NV-COMPAT] Table 2",
+    "Theano rel-1.0.5 gpuarray/__init__.py:69-73 (reference Q7)",
+    "Theano rel-1.0.5 gpuarray/__init__.py:69-73 (FACTS s2 [run])",
     "Python import system",
     "Theano rel-1.0.5 configdefaults.py (StrParam)",
     "public logs",

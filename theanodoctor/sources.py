@@ -22,7 +22,7 @@ URL = re.compile(r"https?://\S+|\b(?:[a-z0-9-]+\.)+(?:com|org|net|io|ru|cn|de|ed
 UPSTREAM = re.compile(r"(?:\brel-[\w.]+|\bv?\d+(?:\.\d+)+[\w.]*|\b[0-9a-f]{7,40})(?::|\s+)"
                       r"(?:[\w.+-]+/)*[\w.+-]+\.[A-Za-z]\w*:\d+")
 TEST = re.compile(r"(?<![\w/.-])tests/[\w/.-]+\.py(?:::\w+)?")
-NOTES = re.compile(r"FACTS\.md|(?<!/)\breference/|cuda-compat\.md|theano-libgpuarray\.md"
+NOTES = re.compile(r"FACTS\.md|\bFACTS s\d|(?<!/)\breference/|\breference Q\d|cuda-compat\.md|theano-libgpuarray\.md"
                    r"|\[[A-Z][A-Z0-9]+(?:-[A-Z0-9]{2,})+\]|\[(?:AF|LTT|ZPG|PTB|CMAKE|DLIB|LGA|THEANO|OLLAMA|NVENC)\]")
 
 
