@@ -63,6 +63,15 @@ def _all(text: str) -> dict[str, str]:
     ("ValueError: Theano nvcc.flags support only parameter/value pairs without space between them. e.g.: "
      "'--machine 64' is not supported, but '--machine=64' is supported. Please add the '=' symbol. nvcc.flags "
      "value is '--machine 64'", "nvcc-flags-value-space", "high"),
+    # rel-0.9.0 opt.py:1098-1106, :1868-1875
+    ("/usr/lib/python2.7/site-packages/theano/sandbox/cuda/opt.py:1100: UserWarning: Although your current code "
+     "is fine, please note that Theano versions prior to 0.6 (more specifically, prior to commitd 2240bddd on "
+     "March 29, 2012) may have yielded an incorrect result. To remove this warning, either set the "
+     "`warn.gpu_set_subtensor1` config option to False, or `warn.ignore_bug_before` to at least '0.6'.",
+     "theano-old-bug-notice", "high"),
+    ("WARNING (theano.sandbox.cuda.opt): Pool with tensor variable for the window size, stride or padding is only "
+     "supported in the new GPU backend, so this op will run on CPU. (op Pool{ignore_border=True, mode='max'}(x))",
+     "old-backend-pool-on-cpu", "high"),
     # rel-0.9.0 type.py:597
     ("UserWarning: config.experimental.unpickle_gpu_on_cpu is set to True. Unpickling CudaNdarray as numpy.ndarray",
      "unpickle-gpu-on-cpu-used", "high"),
