@@ -140,3 +140,16 @@ def test_nvccs_output_after_a_compile_that_worked_is_only_a_harmless_hint():
     log = ("DEBUG: nvcc STDOUT mod.cu\n   Creating library C:/Users/me/AppData/Local/Theano/compiledir_Windows-10/"
            "tmpabc/m9197.lib and object C:/Users/me/AppData/Local/Theano/compiledir_Windows-10/tmpabc/m9197.exp")
     assert _named(log) == [] and _all(log) == {"nvcc-stdout-harmless": "low"}
+
+
+def test_nvccs_deprecated_architecture_is_a_warning_and_a_path_cut_at_a_space_is_the_space():
+    warning = ("nvcc warning : The 'compute_20', 'sm_20', and 'sm_21' architectures are deprecated, and may be "
+               "removed in a future release (Use -Wno-deprecated-gpu-targets to suppress warning).")
+    assert _named(warning)[0] == ("nvcc-arch-deprecated-warning", "medium")
+    failed = warning + "\nnvcc fatal   : Don't know what to do with 'C:/Program'"
+    assert _named(failed)[0] == ("path-with-spaces", "medium")
+    assert _all(failed)["nvcc-arch-deprecated-warning"] == "low"  # no explanation beside a compiler error
+    unknown = warning + "\nclang: error: unsupported option '-dumpspecs'"
+    assert _named(unknown) == []  # whatever that error's cause, the warning is not it
+    # an empty argument is no path
+    assert "path-with-spaces" not in _all("nvcc fatal   : Don't know what to do with ''")
