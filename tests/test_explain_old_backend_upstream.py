@@ -153,3 +153,11 @@ def test_nvccs_deprecated_architecture_is_a_warning_and_a_path_cut_at_a_space_is
     assert _named(unknown) == []  # whatever that error's cause, the warning is not it
     # an empty argument is no path
     assert "path-with-spaces" not in _all("nvcc fatal   : Don't know what to do with ''")
+
+
+def test_cnmems_pool_is_too_big_only_when_cnmem_says_out_of_memory():
+    # rel-0.9.0 cuda_ndarray.cu:113-118; cnmem.cpp:128-139 maps only cudaErrorMemoryAllocation to OUT_OF_MEMORY
+    oom = INIT.format("gpu", "initCnmem: cnmemInit call failed! Reason=CNMEM_STATUS_OUT_OF_MEMORY. numdev=1")
+    assert _named(oom)[0] == ("cnmem-too-high", "high")
+    other = INIT.format("gpu", "initCnmem: cnmemInit call failed! Reason=CNMEM_STATUS_CUDA_ERROR. numdev=1")
+    assert "cnmem-too-high" not in _all(other)
