@@ -72,6 +72,11 @@ def _all(text: str) -> dict[str, str]:
     ("WARNING (theano.sandbox.cuda.opt): Pool with tensor variable for the window size, stride or padding is only "
      "supported in the new GPU backend, so this op will run on CPU. (op Pool{ignore_border=True, mode='max'}(x))",
      "old-backend-pool-on-cpu", "high"),
+    # rel-0.9.0 dnn.py:1122-1125, basic_ops.py:3305-3309
+    ("/usr/lib/python2.7/site-packages/lasagne/layers/dnn.py:243: UserWarning: dnn_conv: parameter 'workmem' is "
+     "deprecated. Use 'algo' instead.", "old-backend-api-deprecated", "high"),
+    ("DeprecationWarning: GpuFlatten class is deprecated, please use gpu_flatten method instead.",
+     "old-backend-api-deprecated", "high"),
     # rel-0.9.0 type.py:597
     ("UserWarning: config.experimental.unpickle_gpu_on_cpu is set to True. Unpickling CudaNdarray as numpy.ndarray",
      "unpickle-gpu-on-cpu-used", "high"),
