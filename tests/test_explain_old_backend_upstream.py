@@ -115,7 +115,8 @@ def test_the_cudnn_banner_is_a_warning_and_the_new_backends_lowercase_text_stays
     log = banner + "\nTraceback (most recent call last):\n  File \"train.py\", line 9, in <module>\nKeyError: 'epochs'"
     assert _all(log)["cudnn-too-old"] == "low"  # the GPU ran; cuDNN alone was skipped
     # Theano 0.9's new back-end says `cuDNN version is too old` (theano/gpuarray/dnn.py:132 at rel-0.9.0)
-    new = "RuntimeError: You enabled cuDNN, but we aren't able to use it: cuDNN version is too old. Update to v5, was 4007."
+    new = ("RuntimeError: You enabled cuDNN, but we aren't able to use it: cuDNN version is too old. "
+           "Update to v5, was 4007.")
     assert _named(new)[0] == ("cudnn-too-old", "high")
 
 
