@@ -167,3 +167,14 @@ def test_cnmems_pool_is_too_big_only_when_cnmem_says_out_of_memory():
     assert _named(oom)[0] == ("cnmem-too-high", "high")
     other = INIT.format("gpu", "initCnmem: cnmemInit call failed! Reason=CNMEM_STATUS_CUDA_ERROR. numdev=1")
     assert "cnmem-too-high" not in _all(other)
+
+
+@pytest.mark.parametrize("log", [
+    # rel-0.9.0 fftconv.py:51-55 and cula.py:59-61: an import that failed for a reason Theano kept to itself
+    "RuntimeError: scikits.cuda is needed for all GPU fft implementation, including fftconv.",
+    "RuntimeError: Cula is not available and GpuSolve Op can not be constructed.",
+])
+def test_scikits_cuda_unavailable_is_medium_and_asks_for_the_import_theano_ran(log):
+    first = explain_text(log).findings[0]
+    assert (first.cause, first.confidence) == ("scikits-cuda-unusable", "medium")
+    assert first.asks and "scikits.cuda" in first.asks[0]
