@@ -77,6 +77,9 @@ def _all(text: str) -> dict[str, str]:
      "deprecated. Use 'algo' instead.", "old-backend-api-deprecated", "high"),
     ("DeprecationWarning: GpuFlatten class is deprecated, please use gpu_flatten method instead.",
      "old-backend-api-deprecated", "high"),
+    # rel-0.9.0 theano/misc/pycuda_init.py:26-35
+    ("/usr/lib/python2.7/site-packages/theano/misc/pycuda_init.py:34: UserWarning: PyCUDA import failed in "
+     "theano.misc.pycuda_init", "pycuda-import-failed", "medium"),
     # rel-0.9.0 type.py:597
     ("UserWarning: config.experimental.unpickle_gpu_on_cpu is set to True. Unpickling CudaNdarray as numpy.ndarray",
      "unpickle-gpu-on-cpu-used", "high"),
