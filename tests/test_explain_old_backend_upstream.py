@@ -80,6 +80,10 @@ def _all(text: str) -> dict[str, str]:
     # rel-0.9.0 theano/misc/pycuda_init.py:26-35
     ("/usr/lib/python2.7/site-packages/theano/misc/pycuda_init.py:34: UserWarning: PyCUDA import failed in "
      "theano.misc.pycuda_init", "pycuda-import-failed", "medium"),
+    # rel-0.9.0 type.py:122-146
+    ("TypeError: ('Bad input argument to theano function with name \"train.py:40\" at index 0 (0-based)', "
+     "'CudaNdarrayType, with dtype float32, cannot store a value of dtype float64 without risking loss of "
+     "precision.If you do not mind, please cast your data to float32.')", "input-dtype-mismatch", "high"),
     # rel-0.9.0 type.py:597
     ("UserWarning: config.experimental.unpickle_gpu_on_cpu is set to True. Unpickling CudaNdarray as numpy.ndarray",
      "unpickle-gpu-on-cpu-used", "high"),
