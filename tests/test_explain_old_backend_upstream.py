@@ -48,6 +48,8 @@ def _all(text: str) -> dict[str, str]:
     # major < 3 (rel-0.9.0 __init__.py:285-289, :351-354; rel-0.7 dnn.py:35-38)
     (BANNER.format("GeForce GTX 470", "Device not supported"), "gpu-too-old", "medium"),
     ("RuntimeError: You enabled cuDNN, but we aren't able to use it: Device not supported", "gpu-too-old", "high"),
+    ("AssertionError: cuDNN optimization was enabled, but Theano was not able to use it. We got this error: \n"
+     "Device not supported by cuDNN", "gpu-too-old", "high"),
     # rel-0.9.0 __init__.py:436-447, :633-641, :654-656
     ("WARNING (theano.sandbox.cuda): cuda_ndarray was loaded from /opt/theano-0.6/cuda_ndarray/cuda_ndarray.so, "
      "but Theano expected to load it from /home/u/.theano/compiledir_Linux/cuda_ndarray/cuda_ndarray.so. This is "
