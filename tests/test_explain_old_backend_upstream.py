@@ -86,6 +86,13 @@ def _all(text: str) -> dict[str, str]:
     ("TypeError: ('Bad input argument to theano function with name \"train.py:40\" at index 0 (0-based)', "
      "'CudaNdarrayType, with dtype float32, cannot store a value of dtype float64 without risking loss of "
      "precision.If you do not mind, please cast your data to float32.')", "input-dtype-mismatch", "high"),
+    # rel-0.9.0 __init__.py:733-738, nvcc_compiler.py:114-119
+    ("WARNING (theano.sandbox.cuda): GPU device gpu0 will be initialized, and used if a GPU is needed. However, "
+     "no computation, nor shared variables, will be implicitly moved to that device. If you want that behavior, "
+     "use the 'device' flag instead.", "old-backend-init-gpu-device-note", "high"),
+    ("WARNING (theano.sandbox.cuda.nvcc_compiler): We try to get compilation arguments for CUDA code, but the GPU "
+     "device is not initialized. This is probably caused by an Op that work on the GPU that don't inherit from "
+     "GpuOp. We Initialize the GPU now.", "old-backend-late-gpu-init-note", "high"),
     # rel-0.9.0 type.py:597
     ("UserWarning: config.experimental.unpickle_gpu_on_cpu is set to True. Unpickling CudaNdarray as numpy.ndarray",
      "unpickle-gpu-on-cpu-used", "high"),
