@@ -42,6 +42,7 @@ def _all(text: str) -> dict[str, str]:
     ("RuntimeError: cuDNN Batch Normalization requires cuDNN v5", "cudnn-too-old", "high"),
     ("RuntimeError: cuDNN winograd convolution requires cuDNN v5 or more recent", "cudnn-too-old", "high"),
     ("RuntimeError: CuDNN tiled-FFT convolution requires cuDNN v4 or more recent", "cudnn-too-old", "high"),
+    ("RuntimeError: could not set op descriptor: CUDNN_VERSION must be >= 30", "cudnn-too-old", "high"),
     # rel-0.7 dnn.py:82-88
     ("RuntimeError: You have installed a release candidate of CuDNN v2. This isn't supported anymore. "
      "Update to CuDNN v2 final version.", "cudnn-too-old", "high"),
