@@ -620,7 +620,7 @@ def test_the_downsample_shim_warning_alone_is_harmless_and_no_cause_of_a_later_e
     assert _first_of(after) == []
 
 
-def _first(text: str) -> tuple[str, str]:
+def _top(text: str) -> tuple[str, str]:
     found = explain_text(text).findings
     return (found[0].cause, found[0].confidence) if found else ("", "")
 
@@ -632,19 +632,19 @@ def test_cudnn_status_in_theanos_gpuarray_messages_is_decided_by_the_status():
     assert (failed.cause, failed.confidence) == ("cudnn-call-failed", "low")  # several roots: it asks
     assert failed.asks and "cuDNN and CUDA versions" in failed.asks[0]
     assert failed.evidence[0].note == "cuDNN returned CUDNN_STATUS_EXECUTION_FAILED"
-    assert _first(op + "CUDNN_STATUS_ALLOC_FAILED") == ("gpu-out-of-memory", "medium")
-    assert _first(op + "CUDNN_STATUS_ARCH_MISMATCH")[0] == "gpu-too-old"
-    assert _first("RuntimeError: error selecting convolution algo: CUDNN_STATUS_NOT_SUPPORTED") == (
+    assert _top(op + "CUDNN_STATUS_ALLOC_FAILED") == ("gpu-out-of-memory", "medium")
+    assert _top(op + "CUDNN_STATUS_ARCH_MISMATCH")[0] == "gpu-too-old"
+    assert _top("RuntimeError: error selecting convolution algo: CUDNN_STATUS_NOT_SUPPORTED") == (
         "cudnn-call-failed", "low")
 
 
 def test_new_backend_messages_with_several_roots_stay_low():
     # gpublas_setup fails for a missing cuBLAS or a failed cublasCreate (libgpuarray v0.7.6
     # src/gpuarray_buffer_blas.c:5-8); no default context: the GPU never initialised, or device=cpu
-    assert _first("RuntimeError: Can't setup blas") == ("cublas-init-failed", "low")
-    assert _first("TypeError: No default context and no context specified") == ("gpu-context-missing", "low")
+    assert _top("RuntimeError: Can't setup blas") == ("cublas-init-failed", "low")
+    assert _top("TypeError: No default context and no context specified") == ("gpu-context-missing", "low")
     # the workspace text alone, without a sign of the GPU back-end, is only a hint
-    assert _first("RuntimeError: Could not allocate workspace") == ("gpu-out-of-memory", "low")
+    assert _top("RuntimeError: Could not allocate workspace") == ("gpu-out-of-memory", "low")
 
 
 def test_device_unavailable_from_libgpuarray_is_the_busy_gpu_before_the_generic_driver_failure():
@@ -661,3 +661,13 @@ def test_opencl_limits_are_warnings_not_the_cause_of_an_error():
     assert (alone[0].cause, alone[0].confidence, alone[0].warning) == ("opencl-backend-limited", "high", True)
     beside = explain_text(warnings + error).findings  # the KeyError is the user's own: no cause is stated
     assert beside and all(f.confidence == "low" for f in beside)
+
+
+def test_libgpuarray_opencl_refusals_name_their_own_cause():
+    # libgpuarray v0.7.6 src/gpuarray_buffer_opencl.c:383, :423, :445, :792
+    exc = "pygpu.gpuarray.GpuArrayException: "
+    assert _top(exc + "Unsupported extension cl_khr_fp64") == ("opencl-no-float64", "high")
+    assert _top(exc + "b'Device ID out of range'") == ("opencl-bad-ordinal", "high")
+    assert _top(exc + "Cuda kernels not supported on opencl devices") == ("opencl-backend-limited", "high")
+    # the same words in another program's log are only a hint
+    assert _top("ValueError: Platform ID out of range") == ("opencl-bad-ordinal", "low")
