@@ -671,3 +671,14 @@ def test_libgpuarray_opencl_refusals_name_their_own_cause():
     assert _top(exc + "Cuda kernels not supported on opencl devices") == ("opencl-backend-limited", "high")
     # the same words in another program's log are only a hint
     assert _top("ValueError: Platform ID out of range") == ("opencl-bad-ordinal", "low")
+
+
+def test_libgpuarray_kernel_cache_is_a_warning_and_nvrtc_compilation_asks_for_its_log():
+    # libgpuarray v0.7.6 src/gpuarray_buffer_cuda.c:319 (stderr), :1128 and :1141
+    cache = explain_text("Error initializing disk cache, disabling: ensurep: Permission denied\n").findings[0]
+    assert (cache.cause, cache.confidence, cache.warning) == ("gpuarray-kernel-cache-unusable", "high", True)
+    assert cache.evidence[0].note == "libgpuarray: ensurep: Permission denied"
+    nvrtc = explain_text("NVRTC compile log::\ndefault_program(7): error: expected a \";\"\n"
+                         "RuntimeError: GpuKernel_init error 3: nvrtcCompileProgram: NVRTC_ERROR_COMPILATION\n")
+    first = nvrtc.findings[0]
+    assert (first.cause, first.confidence) == ("gpu-kernel-compile-failed", "low") and first.asks
