@@ -682,3 +682,10 @@ def test_libgpuarray_kernel_cache_is_a_warning_and_nvrtc_compilation_asks_for_it
                          "RuntimeError: GpuKernel_init error 3: nvrtcCompileProgram: NVRTC_ERROR_COMPILATION\n")
     first = nvrtc.findings[0]
     assert (first.cause, first.confidence) == ("gpu-kernel-compile-failed", "low") and first.asks
+
+
+def test_gpu_fft_names_the_module_it_could_not_import():
+    # Theano rel-1.0.5 theano/gpuarray/fft.py:55-61
+    found = explain_text("RuntimeError: pycuda is needed for CuIFFTOp\n").findings[0]
+    assert (found.cause, found.confidence) == ("gpu-fft-deps-missing", "high")
+    assert found.evidence[0].note == "`pycuda` could not be imported"
