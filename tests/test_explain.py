@@ -618,3 +618,74 @@ def test_the_downsample_shim_warning_alone_is_harmless_and_no_cause_of_a_later_e
     assert _first_of(warning) == ["downsample-moved-warning"]
     after = warning + "Traceback (most recent call last):\nValueError: something else\n"
     assert _first_of(after) == []
+
+
+def _top(text: str) -> tuple[str, str]:
+    found = explain_text(text).findings
+    return (found[0].cause, found[0].confidence) if found else ("", "")
+
+
+def test_cudnn_status_in_theanos_gpuarray_messages_is_decided_by_the_status():
+    # Theano rel-1.0.5 theano/gpuarray/c_code/dnn_fwd.c:488 prints cudnnGetErrorString's name
+    op = "RuntimeError: error doing cuDNN conv FWD operation: "
+    failed = explain_text(op + "CUDNN_STATUS_EXECUTION_FAILED").findings[0]
+    assert (failed.cause, failed.confidence) == ("cudnn-call-failed", "low")  # several roots: it asks
+    assert failed.asks and "cuDNN and CUDA versions" in failed.asks[0]
+    assert failed.evidence[0].note == "cuDNN returned CUDNN_STATUS_EXECUTION_FAILED"
+    assert _top(op + "CUDNN_STATUS_ALLOC_FAILED") == ("gpu-out-of-memory", "medium")
+    assert _top(op + "CUDNN_STATUS_ARCH_MISMATCH")[0] == "gpu-too-old"
+    assert _top("RuntimeError: error selecting convolution algo: CUDNN_STATUS_NOT_SUPPORTED") == (
+        "cudnn-call-failed", "low")
+
+
+def test_new_backend_messages_with_several_roots_stay_low():
+    # gpublas_setup fails for a missing cuBLAS or a failed cublasCreate (libgpuarray v0.7.6
+    # src/gpuarray_buffer_blas.c:5-8); no default context: the GPU never initialised, or device=cpu
+    assert _top("RuntimeError: Can't setup blas") == ("cublas-init-failed", "low")
+    assert _top("TypeError: No default context and no context specified") == ("gpu-context-missing", "low")
+    # the workspace text alone, without a sign of the GPU back-end, is only a hint
+    assert _top("RuntimeError: Could not allocate workspace") == ("gpu-out-of-memory", "low")
+
+
+def test_device_unavailable_from_libgpuarray_is_the_busy_gpu_before_the_generic_driver_failure():
+    found = explain_text("pygpu.gpuarray.GpuArrayException: b'cuCtxCreate: CUDA_ERROR_DEVICE_UNAVAILABLE: "
+                         "CUDA-capable device(s) is/are busy or unavailable'").findings
+    assert [f.cause for f in found] == ["gpu-busy-exclusive", "cuda-driver-call-failed"]
+
+
+def test_opencl_limits_are_warnings_not_the_cause_of_an_error():
+    warnings = ("Can not use cuDNN on context dev0: Not on a CUDA device.\n"
+                "Mapped name dev0 to device opencl0:0: Ellesmere\n")
+    error = "Traceback (most recent call last):\n  File \"x.py\", line 3\nKeyError: 'weights'\n"
+    alone = explain_text(warnings).findings
+    assert (alone[0].cause, alone[0].confidence, alone[0].warning) == ("opencl-backend-limited", "high", True)
+    beside = explain_text(warnings + error).findings  # the KeyError is the user's own: no cause is stated
+    assert beside and all(f.confidence == "low" for f in beside)
+
+
+def test_libgpuarray_opencl_refusals_name_their_own_cause():
+    # libgpuarray v0.7.6 src/gpuarray_buffer_opencl.c:383, :423, :445, :792
+    exc = "pygpu.gpuarray.GpuArrayException: "
+    assert _top(exc + "Unsupported extension cl_khr_fp64") == ("opencl-no-float64", "high")
+    assert _top(exc + "b'Device ID out of range'") == ("opencl-bad-ordinal", "high")
+    assert _top(exc + "Cuda kernels not supported on opencl devices") == ("opencl-backend-limited", "high")
+    # the same words in another program's log are only a hint
+    assert _top("ValueError: Platform ID out of range") == ("opencl-bad-ordinal", "low")
+
+
+def test_libgpuarray_kernel_cache_is_a_warning_and_nvrtc_compilation_asks_for_its_log():
+    # libgpuarray v0.7.6 src/gpuarray_buffer_cuda.c:319 (stderr), :1128 and :1141
+    cache = explain_text("Error initializing disk cache, disabling: ensurep: Permission denied\n").findings[0]
+    assert (cache.cause, cache.confidence, cache.warning) == ("gpuarray-kernel-cache-unusable", "high", True)
+    assert cache.evidence[0].note == "libgpuarray: ensurep: Permission denied"
+    nvrtc = explain_text("NVRTC compile log::\ndefault_program(7): error: expected a \";\"\n"
+                         "RuntimeError: GpuKernel_init error 3: nvrtcCompileProgram: NVRTC_ERROR_COMPILATION\n")
+    first = nvrtc.findings[0]
+    assert (first.cause, first.confidence) == ("gpu-kernel-compile-failed", "low") and first.asks
+
+
+def test_gpu_fft_names_the_module_it_could_not_import():
+    # Theano rel-1.0.5 theano/gpuarray/fft.py:55-61
+    found = explain_text("RuntimeError: pycuda is needed for CuIFFTOp\n").findings[0]
+    assert (found.cause, found.confidence) == ("gpu-fft-deps-missing", "high")
+    assert found.evidence[0].note == "`pycuda` could not be imported"
