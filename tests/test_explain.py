@@ -618,3 +618,45 @@ def test_the_downsample_shim_warning_alone_is_harmless_and_no_cause_of_a_later_e
     assert _first_of(warning) == ["downsample-moved-warning"]
     after = warning + "Traceback (most recent call last):\nValueError: something else\n"
     assert _first_of(after) == []
+
+
+def test_lasagne_hiding_why_theano_failed_defers_to_the_chained_error():
+    # Lasagne replaces any ImportError of `import theano` by its own (lasagne/__init__.py:12-14);
+    # Python 3 prints the error it chains to, which names the real cause.
+    lasagne = ("  File \"/usr/lib/python3.6/site-packages/lasagne/__init__.py\", line 14, in <module>\n"
+               "    raise ImportError(\"Could not import Theano.\" + install_instr)\n"
+               "ImportError: Could not import Theano.\n")
+    alone = explain_text("Traceback (most recent call last):\n" + lasagne).recognised
+    assert [(f.cause, f.confidence) for f in alone] == [("theano-not-installed", "medium")]
+    assert alone[0].asks
+    chained = ("Traceback (most recent call last):\n  File \"run.py\", line 1, in <module>\n"
+               "AttributeError: module 'numpy' has no attribute 'bool'\n\n"
+               "During handling of the above exception, another exception occurred:\n\n"
+               "Traceback (most recent call last):\n" + lasagne)
+    found = explain_text(chained).recognised
+    assert found[0].cause == "numpy-bool-alias"
+    assert {(f.cause, f.confidence) for f in found[1:]} <= {("theano-not-installed", "low")}
+
+
+def test_a_wrappers_source_line_in_the_traceback_gives_no_values():
+    # The frame shows the raise with its format string; only the message itself holds the value.
+    frame = ("  File \"/usr/lib/python3.6/site-packages/keras/backend/__init__.py\", line 108, in <module>\n"
+             "    raise ValueError('Unable to import backend : ' + str(_BACKEND))\n")
+    assert explain_text(frame).recognised == ()
+    found = explain_text(frame + "ValueError: Unable to import backend : Theano\n").recognised
+    assert [f.cause for f in found] == ["keras-config-invalid"]
+    assert "`Theano`" in found[0].evidence[0].note
+    fuel = ("    raise IOError(\"{} not found in Fuel's data path\".format(filename))\n"
+            "OSError: mnist.hdf5 not found in Fuel's data path\n")
+    assert "`mnist.hdf5`" in explain_text(fuel).recognised[0].evidence[0].note
+
+
+def test_a_wrappers_warning_is_no_cause_of_a_later_unrelated_failure():
+    warnings = ["UserWarning: RNN dropout is no longer supported with the Theano backend due to technical "
+                "limitations.", "UserWarning: You are using a GPU layer with Theano configured for double precision "
+                "(floatX=float64).", "UserWarning: You are using the TensorFlow backend, yet you are using the "
+                "Theano image data format convention (`image_data_format=\"channels_first\"`)."]
+    failure = "\nTraceback (most recent call last):\nNameError: name 'X_train' is not defined\n"
+    for line in warnings:
+        assert len(explain_text(line).recognised) == 1
+        assert all(f.confidence == "low" for f in explain_text(line + failure).recognised)
