@@ -660,3 +660,26 @@ def test_a_wrappers_warning_is_no_cause_of_a_later_unrelated_failure():
     for line in warnings:
         assert len(explain_text(line).recognised) == 1
         assert all(f.confidence == "low" for f in explain_text(line + failure).recognised)
+
+
+@pytest.mark.parametrize("log, cause", [
+    # Keras 2.2.4 keras/backend/__init__.py:38 and :44, the source lines of failed asserts
+    ("  File \"/usr/lib/python3.6/site-packages/keras/backend/__init__.py\", line 38, in <module>\n"
+     "    assert _floatx in {'float16', 'float32', 'float64'}\nAssertionError\n", "keras-config-invalid"),
+    ("  File \"/usr/lib/python3.6/site-packages/keras/backend/__init__.py\", line 44, in <module>\n"
+     "    assert _image_data_format in {'channels_last', 'channels_first'}\nAssertionError\n", "keras-config-invalid"),
+    # Keras 1.2.2 keras/backend/theano_backend.py:1525
+    ("ValueError: conv2d with filter dilation requires Theano 0.9.0dev2 or newer.\n", "theano-too-old-for-code"),
+    # Lasagne v0.1 lasagne/layers/corrmm.py:22
+    ("ImportError: requires a GPU to work\n", "lasagne-no-gpu"),
+    # Lasagne master lasagne/layers/pool.py:1087-1091
+    ("ImportError: SpatialPyramidPoolingLayer with implementation='fast' requires a newer version of theano. "
+     "Either update theano, or use implementation='kaiming'\n", "theano-too-old-for-code"),
+    # Fuel fuel/converters/base.py:44, through fuel-convert
+    ("  File \"/usr/local/bin/fuel-convert\", line 9, in <module>\n"
+     "fuel.exceptions.MissingInputFiles: ('Required files missing', ['train-images-idx3-ubyte.gz'])\n",
+     "fuel-dataset-not-converted"),
+])
+def test_wrapper_messages_as_printed_name_their_cause(log, cause):
+    found = explain_text(log).recognised
+    assert found and found[0].cause == cause and found[0].confidence != "low"
