@@ -655,7 +655,11 @@ def test_a_wrappers_warning_is_no_cause_of_a_later_unrelated_failure():
     warnings = ["UserWarning: RNN dropout is no longer supported with the Theano backend due to technical "
                 "limitations.", "UserWarning: You are using a GPU layer with Theano configured for double precision "
                 "(floatX=float64).", "UserWarning: You are using the TensorFlow backend, yet you are using the "
-                "Theano image data format convention (`image_data_format=\"channels_first\"`)."]
+                "Theano image data format convention (`image_data_format=\"channels_first\"`).",
+                "FutureWarning: In an upcoming release, pm.sample will return an `arviz.InferenceData` object instead "
+                "of a `MultiTrace` by default.", "DeprecationWarning: Accessing section 'cxxflags' through old .-based "
+                "API. This will be removed. Use 'config.gcc__cxxflags' instead.",
+                "The version of PyMC you are using is very outdated."]
     failure = "\nTraceback (most recent call last):\nNameError: name 'X_train' is not defined\n"
     for line in warnings:
         assert len(explain_text(line).recognised) == 1
@@ -679,6 +683,12 @@ def test_a_wrappers_warning_is_no_cause_of_a_later_unrelated_failure():
     ("  File \"/usr/local/bin/fuel-convert\", line 9, in <module>\n"
      "fuel.exceptions.MissingInputFiles: ('Required files missing', ['train-images-idx3-ubyte.gz'])\n",
      "fuel-dataset-not-converted"),
+    # Theano-PyMC rel-1.0.13 has no AddConfigVar
+    ("AttributeError: module 'theano.configparser' has no attribute 'AddConfigVar'\n", "code-needs-original-theano"),
+    # Keras 2.2.4 keras/utils/vis_utils.py:17-20 and Keras 2.0.0 keras/preprocessing/image.py:235
+    ("ImportError: Failed to import `pydot`. Please install `pydot`. For example with `pip install pydot`.\n",
+     "keras-pydot-graphviz-missing"),
+    ("ImportError: Could not import PIL.Image. The use of `array_to_img` requires PIL.\n", "pillow-missing"),
 ])
 def test_wrapper_messages_as_printed_name_their_cause(log, cause):
     found = explain_text(log).recognised
