@@ -683,6 +683,9 @@ def test_a_wrappers_warning_is_no_cause_of_a_later_unrelated_failure():
     ("  File \"/usr/local/bin/fuel-convert\", line 9, in <module>\n"
      "fuel.exceptions.MissingInputFiles: ('Required files missing', ['train-images-idx3-ubyte.gz'])\n",
      "fuel-dataset-not-converted"),
+    # Fuel 1d6292d fuel/transformers/image.py:207-208 and fuel/bin/fuel_download.py:11-16
+    ("ImportError: window_batch_bchw not compiled\n", "fuel-install-incomplete"),
+    ("fuel-download: error: Some files for this dataset do not have a download URL.\n", "fuel-dataset-no-download-url"),
     # Theano-PyMC rel-1.0.13 has no AddConfigVar
     ("AttributeError: module 'theano.configparser' has no attribute 'AddConfigVar'\n", "code-needs-original-theano"),
     # Keras 2.2.4 keras/utils/vis_utils.py:17-20 and Keras 2.0.0 keras/preprocessing/image.py:235
