@@ -659,7 +659,10 @@ def test_a_wrappers_warning_is_no_cause_of_a_later_unrelated_failure():
                 "FutureWarning: In an upcoming release, pm.sample will return an `arviz.InferenceData` object instead "
                 "of a `MultiTrace` by default.", "DeprecationWarning: Accessing section 'cxxflags' through old .-based "
                 "API. This will be removed. Use 'config.gcc__cxxflags' instead.",
-                "The version of PyMC you are using is very outdated."]
+                "The version of PyMC you are using is very outdated.",
+                "UserWarning: Update your `Dense` call to the Keras 2 API: `Dense(units=10)`",
+                "UserWarning: The semantics of the Keras 2 argument `steps_per_epoch` is not the same as the Keras 1 "
+                "argument `samples_per_epoch`."]
     failure = "\nTraceback (most recent call last):\nNameError: name 'X_train' is not defined\n"
     for line in warnings:
         assert len(explain_text(line).recognised) == 1
