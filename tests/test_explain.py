@@ -662,7 +662,8 @@ def test_a_wrappers_warning_is_no_cause_of_a_later_unrelated_failure():
                 "The version of PyMC you are using is very outdated.",
                 "UserWarning: Update your `Dense` call to the Keras 2 API: `Dense(units=10)`",
                 "UserWarning: The semantics of the Keras 2 argument `steps_per_epoch` is not the same as the Keras 1 "
-                "argument `samples_per_epoch`."]
+                "argument `samples_per_epoch`.", "/usr/lib/python2.7/site-packages/nolearn/lasagne/base.py:372: "
+                "UserWarning: The 'eval_size' argument has been deprecated, please use the 'train_split' parameter"]
     failure = "\nTraceback (most recent call last):\nNameError: name 'X_train' is not defined\n"
     for line in warnings:
         assert len(explain_text(line).recognised) == 1
