@@ -690,6 +690,10 @@ def test_a_wrappers_warning_is_no_cause_of_a_later_unrelated_failure():
     # Fuel 1d6292d fuel/transformers/image.py:207-208 and fuel/bin/fuel_download.py:11-16
     ("ImportError: window_batch_bchw not compiled\n", "fuel-install-incomplete"),
     ("fuel-download: error: Some files for this dataset do not have a download URL.\n", "fuel-dataset-no-download-url"),
+    # Keras 2.2.4 keras/backend/theano_backend.py:2171-2173 and Keras 1.2.2 keras/backend/theano_backend.py:1871
+    ("ValueError: In `Conv2DTranspose`, with padding mode `same`, even kernel sizes are not supported with Theano. "
+     "You can set `kernel_size` to an odd number.\n", "keras-theano-backend-limitation"),
+    ("ValueError: border_mode=\"same\" not supported with Theano.\n", "keras-theano-backend-limitation"),
     # Theano-PyMC rel-1.0.13 has no AddConfigVar
     ("AttributeError: module 'theano.configparser' has no attribute 'AddConfigVar'\n", "code-needs-original-theano"),
     # Keras 2.2.4 keras/utils/vis_utils.py:17-20 and Keras 2.0.0 keras/preprocessing/image.py:235
