@@ -663,7 +663,9 @@ def test_a_wrappers_warning_is_no_cause_of_a_later_unrelated_failure():
                 "UserWarning: Update your `Dense` call to the Keras 2 API: `Dense(units=10)`",
                 "UserWarning: The semantics of the Keras 2 argument `steps_per_epoch` is not the same as the Keras 1 "
                 "argument `samples_per_epoch`.", "/usr/lib/python2.7/site-packages/nolearn/lasagne/base.py:372: "
-                "UserWarning: The 'eval_size' argument has been deprecated, please use the 'train_split' parameter"]
+                "UserWarning: The 'eval_size' argument has been deprecated, please use the 'train_split' parameter",
+                "UserWarning: `output_shape` argument not specified for layer lambda_1 and cannot be automatically "
+                "inferred with the Theano backend. Defaulting to output shape `(None, 64)` (same as input shape)."]
     failure = "\nTraceback (most recent call last):\nNameError: name 'X_train' is not defined\n"
     for line in warnings:
         assert len(explain_text(line).recognised) == 1
