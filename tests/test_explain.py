@@ -665,7 +665,8 @@ def test_a_wrappers_warning_is_no_cause_of_a_later_unrelated_failure():
                 "argument `samples_per_epoch`.", "/usr/lib/python2.7/site-packages/nolearn/lasagne/base.py:372: "
                 "UserWarning: The 'eval_size' argument has been deprecated, please use the 'train_split' parameter",
                 "UserWarning: `output_shape` argument not specified for layer lambda_1 and cannot be automatically "
-                "inferred with the Theano backend. Defaulting to output shape `(None, 64)` (same as input shape)."]
+                "inferred with the Theano backend. Defaulting to output shape `(None, 64)` (same as input shape).",
+                "UserWarning: No training configuration found in save file: the model was *not* compiled."]
     failure = "\nTraceback (most recent call last):\nNameError: name 'X_train' is not defined\n"
     for line in warnings:
         assert len(explain_text(line).recognised) == 1
@@ -696,6 +697,9 @@ def test_a_wrappers_warning_is_no_cause_of_a_later_unrelated_failure():
     ("ValueError: In `Conv2DTranspose`, with padding mode `same`, even kernel sizes are not supported with Theano. "
      "You can set `kernel_size` to an odd number.\n", "keras-theano-backend-limitation"),
     ("ValueError: border_mode=\"same\" not supported with Theano.\n", "keras-theano-backend-limitation"),
+    # Keras 2.2.4 keras/engine/saving.py:1027-1030
+    ("ValueError: You are trying to load a weight file containing 13 layers into a model with 16 layers.\n",
+     "keras-weights-model-mismatch"),
     # Theano-PyMC rel-1.0.13 has no AddConfigVar
     ("AttributeError: module 'theano.configparser' has no attribute 'AddConfigVar'\n", "code-needs-original-theano"),
     # Keras 2.2.4 keras/utils/vis_utils.py:17-20 and Keras 2.0.0 keras/preprocessing/image.py:235
