@@ -666,7 +666,8 @@ def test_a_wrappers_warning_is_no_cause_of_a_later_unrelated_failure():
                 "UserWarning: The 'eval_size' argument has been deprecated, please use the 'train_split' parameter",
                 "UserWarning: `output_shape` argument not specified for layer lambda_1 and cannot be automatically "
                 "inferred with the Theano backend. Defaulting to output shape `(None, 64)` (same as input shape).",
-                "UserWarning: No training configuration found in save file: the model was *not* compiled."]
+                "UserWarning: No training configuration found in save file: the model was *not* compiled.",
+                "Could not pickle model, sampling singlethreaded."]
     failure = "\nTraceback (most recent call last):\nNameError: name 'X_train' is not defined\n"
     for line in warnings:
         assert len(explain_text(line).recognised) == 1
@@ -700,6 +701,9 @@ def test_a_wrappers_warning_is_no_cause_of_a_later_unrelated_failure():
     # Keras 2.2.4 keras/engine/saving.py:1027-1030
     ("ValueError: You are trying to load a weight file containing 13 layers into a model with 16 layers.\n",
      "keras-weights-model-mismatch"),
+    # PyMC3's parallel sampling under spawn (https://github.com/pymc-devs/pymc/pull/3991)
+    ("ValueError: The model could not be unpickled. This is required for sampling with more than one core and "
+     "multiprocessing context spawn or forkserver.\n", "pymc3-model-unpicklable-spawn"),
     # Theano-PyMC rel-1.0.13 has no AddConfigVar
     ("AttributeError: module 'theano.configparser' has no attribute 'AddConfigVar'\n", "code-needs-original-theano"),
     # Keras 2.2.4 keras/utils/vis_utils.py:17-20 and Keras 2.0.0 keras/preprocessing/image.py:235
