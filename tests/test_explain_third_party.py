@@ -14,7 +14,8 @@ KERAS_LOAD = (
     "  File \"test.py\", line 12, in <module>\n"
     "    model = load_model('weights/model.h5')\n"
     "  File \"/usr/local/lib/python3.7/site-packages/keras/engine/saving.py\", line 458, in load_wrapper\n"
-    "  File \"/usr/local/lib/python3.7/site-packages/keras/engine/saving.py\", line 1004, in load_weights_from_hdf5_group\n"
+    "  File \"/usr/local/lib/python3.7/site-packages/keras/engine/saving.py\", line 1004, in "
+    "load_weights_from_hdf5_group\n"
     "    original_keras_version = f.attrs['keras_version'].decode('utf8')\n"
     "AttributeError: 'str' object has no attribute 'decode'\n")
 
@@ -42,7 +43,8 @@ CASES = [
     ("    from sklearn.cross_validation import train_test_split\n"
      "ModuleNotFoundError: No module named 'sklearn.cross_validation'\n", "sklearn-module-removed"),
     ("    from sklearn.externals import joblib\n"
-     "ImportError: cannot import name 'joblib' from 'sklearn.externals' (/usr/lib/python3.8/site-packages/sklearn/externals/__init__.py)\n",
+     "ImportError: cannot import name 'joblib' from 'sklearn.externals' "
+     "(/usr/lib/python3.8/site-packages/sklearn/externals/__init__.py)\n",
      "sklearn-module-removed"),
     # Tk without a display (matplotlib backends documentation)
     ("  File \"/usr/lib/python3.6/tkinter/__init__.py\", line 2020, in __init__\n"
@@ -52,19 +54,22 @@ CASES = [
     ("    plt.hold(True)\nAttributeError: module 'matplotlib.pyplot' has no attribute 'hold'\n",
      "matplotlib-api-removed"),
     # pandas 1.0 removed .ix and as_matrix
-    ("    y = df.ix[:, 0]\n  File \"/usr/lib/python3.8/site-packages/pandas/core/generic.py\", line 5274, in __getattr__\n"
+    ("    y = df.ix[:, 0]\n  File \"/usr/lib/python3.8/site-packages/pandas/core/generic.py\", line 5274, "
+     "in __getattr__\n"
      "AttributeError: 'DataFrame' object has no attribute 'ix'\n", "pandas-api-removed"),
     ("AttributeError: 'DataFrame' object has no attribute 'as_matrix'\n", "pandas-api-removed"),
     # protobuf 4.21 (protobuf.dev news 2022-05-06)
     ("  File \"/usr/lib/python3.9/site-packages/google/protobuf/descriptor.py\", line 755, in __new__\n"
      "    _message.Message._CheckCalledFromGeneratedFile()\n"
      "TypeError: Descriptors cannot not be created directly.\n"
-     "If this call came from a _pb2.py file, your generated code is out of date and must be regenerated with protoc >= 3.19.0.\n",
+     "If this call came from a _pb2.py file, your generated code is out of date and must be regenerated "
+     "with protoc >= 3.19.0.\n",
      "protobuf4-old-generated-code"),
     # OpenCV 3.0 removed cv2.cv
     ("    fourcc = cv2.cv.CV_FOURCC(*'XVID')\nAttributeError: module 'cv2' has no attribute 'cv'\n",
      "opencv3-cv-module-removed"),
-    ("    img = cv2.imread(path, cv2.CV_LOAD_IMAGE_GRAYSCALE)\nAttributeError: 'module' object has no attribute 'CV_LOAD_IMAGE_GRAYSCALE'\n",
+    ("    img = cv2.imread(path, cv2.CV_LOAD_IMAGE_GRAYSCALE)\nAttributeError: 'module' object has no "
+     "attribute 'CV_LOAD_IMAGE_GRAYSCALE'\n",
      "opencv3-cv-module-removed"),
     # opencv-python's GUI build links libGL (opencv-python README: headless packages)
     ("    import cv2\nImportError: libGL.so.1: cannot open shared object file: No such file or directory\n",
@@ -82,9 +87,11 @@ CASES = [
      "  Please use the NLTK Downloader to obtain the resource:\n\n  >>> import nltk\n  >>> nltk.download('punkt')\n",
      "nltk-data-not-downloaded"),
     # Theano rel-1.0.5 theano/printing.py:780; Keras 2.2.4 keras/utils/vis_utils.py:28; pydot v1.4.2 pydot.py:1931
-    ("RuntimeError: Failed to import pydot. You must install graphviz and either pydot or pydot-ng for `pydotprint` to work.\n",
+    ("RuntimeError: Failed to import pydot. You must install graphviz and either pydot or pydot-ng for "
+     "`pydotprint` to work.\n",
      "graphviz-pydot-missing"),
-    ("OSError: `pydot` failed to call GraphViz.Please install GraphViz (https://www.graphviz.org/) and ensure that its executables are in the $PATH.\n",
+    ("OSError: `pydot` failed to call GraphViz.Please install GraphViz (https://www.graphviz.org/) and "
+     "ensure that its executables are in the $PATH.\n",
      "graphviz-pydot-missing"),
     ("FileNotFoundError: [Errno 2] \"dot\" not found in path.\n", "graphviz-pydot-missing"),
     # pydot v1.1.0 pydot.py:410, gone in 1.2.0; Theano rel-0.7 theano/printing.py:19
@@ -99,7 +106,8 @@ CASES = [
     # Python 2.7 reading a Python 3 pickle
     ("    data = cPickle.load(f)\nValueError: unsupported pickle protocol: 3\n", "pickle-protocol-too-new"),
     # numpy/lib/format.py read_array on a Python 2 object array
-    ("UnicodeError: Unpickling a python object failed: UnicodeDecodeError('ascii', b'\\x80', 0, 1, 'ordinal not in range(128)')\n"
+    ("UnicodeError: Unpickling a python object failed: UnicodeDecodeError('ascii', b'\\x80', 0, 1, "
+     "'ordinal not in range(128)')\n"
      "You may need to pass the encoding= option to numpy.load\n", "python2-pickle-on-python3"),
     ("    from PIL import Image\nModuleNotFoundError: No module named 'PIL'\n", "pip-name-differs-from-module"),
 ]
@@ -199,7 +207,8 @@ def test_more_upstream_messages_name_their_cause_first(text, cause):
 
 def test_python2s_unquoted_tkinter_stays_python3_code_and_the_agg_warning_is_harmless():
     assert _first("ImportError: No module named tkinter\n") == ["python3-code-on-python2"]
-    agg = "mnist.py:90: UserWarning: Matplotlib is currently using agg, which is a non-GUI backend, so cannot show the figure.\n"
+    agg = ("mnist.py:90: UserWarning: Matplotlib is currently using agg, which is a non-GUI backend, "
+           "so cannot show the figure.\n")
     alone = explain_text(agg).findings
     assert alone[0].cause == "matplotlib-agg-cannot-show" and alone[0].warning
     assert _first(agg + "Traceback (most recent call last):\nIndexError: list index out of range\n") == []
