@@ -212,3 +212,10 @@ def test_python2s_unquoted_tkinter_stays_python3_code_and_the_agg_warning_is_har
     alone = explain_text(agg).findings
     assert alone[0].cause == "matplotlib-agg-cannot-show" and alone[0].warning
     assert _first(agg + "Traceback (most recent call last):\nIndexError: list index out of range\n") == []
+
+
+def test_nltks_python2_message_names_the_resource_and_a_bare_not_found_needs_nltk():
+    py2 = ("  Resource u'tokenizers/punkt/english.pickle' not found.  Please\n"
+           "  use the NLTK Downloader to obtain the resource:  >>> nltk.download()\n")
+    assert explain_text(py2).recognised[0].values.get("resource") == "tokenizers/punkt/english.pickle"
+    assert _first("Resource punkt not found.\n") == []  # no NLTK in the log: another library's words
