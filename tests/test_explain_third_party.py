@@ -219,3 +219,17 @@ def test_nltks_python2_message_names_the_resource_and_a_bare_not_found_needs_nlt
            "  use the NLTK Downloader to obtain the resource:  >>> nltk.download()\n")
     assert explain_text(py2).recognised[0].values.get("resource") == "tokenizers/punkt/english.pickle"
     assert _first("Resource punkt not found.\n") == []  # no NLTK in the log: another library's words
+
+
+def test_moviepy_2_names_and_imagemagick():
+    # moviepy v2.0.0 docs/getting_started/updating_to_v2.rst; moviepy v1.0.3 moviepy/video/VideoClip.py:1139-1145
+    assert _first("    from moviepy.editor import VideoFileClip\n"
+                  "ModuleNotFoundError: No module named 'moviepy.editor'\n") == ["moviepy2-api-changed"]
+    assert _first("    clip = clip.set_duration(5)\n"
+                  "AttributeError: 'ImageClip' object has no attribute 'set_duration'\n") == ["moviepy2-api-changed"]
+    imagemagick = ("OSError: MoviePy Error: creation of None failed because of the following error:\n\n"
+                   "[WinError 2] The system cannot find the file specified.\n\n.This error can be due to the fact that "
+                   "ImageMagick is not installed on your computer, or (for Windows users) that you didn't specify the "
+                   "path to the ImageMagick binary in file conf.py, or that the path you specified is incorrect\n")
+    found = explain_text(imagemagick).recognised[0]
+    assert found.cause == "moviepy-imagemagick-missing" and found.confidence == "medium" and found.asks
