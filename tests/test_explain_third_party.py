@@ -233,3 +233,14 @@ def test_moviepy_2_names_and_imagemagick():
                    "path to the ImageMagick binary in file conf.py, or that the path you specified is incorrect\n")
     found = explain_text(imagemagick).recognised[0]
     assert found.cause == "moviepy-imagemagick-missing" and found.confidence == "medium" and found.asks
+
+
+def test_pillows_damaged_and_oversized_images():
+    # Pillow 9.5.0 src/PIL/ImageFile.py:255, src/PIL/Image.py:3297 and :3162-3180
+    assert _first("OSError: image file is truncated (7 bytes not processed)\n") == ["image-file-damaged"]
+    unknown = explain_text("PIL.UnidentifiedImageError: cannot identify image file 'data/train/cat.1.jpg'\n").recognised
+    assert unknown[0].cause == "image-file-damaged" and unknown[0].confidence == "medium" and unknown[0].asks
+    bomb = "Image size (200000000 pixels) exceeds limit of 178956970 pixels, could be decompression bomb DOS attack.\n"
+    assert _first("PIL.Image.DecompressionBombError: " + bomb) == ["pillow-image-too-large"]
+    warned = explain_text("Image.py:3176: DecompressionBombWarning: " + bomb).findings
+    assert warned[0].cause == "pillow-image-too-large" and warned[0].warning
