@@ -244,3 +244,12 @@ def test_pillows_damaged_and_oversized_images():
     assert _first("PIL.Image.DecompressionBombError: " + bomb) == ["pillow-image-too-large"]
     warned = explain_text("Image.py:3176: DecompressionBombWarning: " + bomb).findings
     assert warned[0].cause == "pillow-image-too-large" and warned[0].warning
+
+
+def test_tqdm_notebook_raising_the_iprogress_text_is_the_cause_not_a_warning():
+    # tqdm v4.66.1 tqdm/notebook.py:107-108: tqdm.notebook raises what tqdm.auto only warns
+    raised = ("Traceback (most recent call last):\n  File \"train.py\", line 4, in <module>\n"
+              "ImportError: IProgress not found. Please update jupyter and ipywidgets. "
+              "See https://ipywidgets.readthedocs.io/en/stable/user_install.html\n")
+    found = explain_text(raised).recognised
+    assert [f.cause for f in found] == ["tqdm-notebook-needs-ipywidgets"] and not found[0].warning
