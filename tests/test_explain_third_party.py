@@ -139,6 +139,12 @@ CASES = [
      "!_src.empty() in function 'cvtColor'\n", "dataset-file-missing"),
     ("cv2.error: /io/opencv/modules/highgui/src/window.cpp:325: error: (-215) size.width>0 && size.height>0 "
      "in function imshow\n", "dataset-file-missing"),
+    # scikit-learn 0.22 made sklearn.ensemble.forest private and 0.24 removed it: an old pickled model
+    ("  File \"/usr/lib/python3.9/site-packages/joblib/numpy_pickle.py\", line 585, in load\n"
+     "ModuleNotFoundError: No module named 'sklearn.ensemble.forest'\n", "sklearn-module-removed"),
+    # old networkx drawing on a newer matplotlib
+    ("AttributeError: module 'matplotlib.cbook' has no attribute 'iterable'\n", "matplotlib-api-removed"),
+    ("ModuleNotFoundError: No module named 'pandas.io.data'\n", "pandas-api-removed"),
     ("    vec = model['king']\n  File \"/usr/lib/python3.8/site-packages/gensim/models/word2vec.py\", line 10\n"
      "TypeError: 'Word2Vec' object is not subscriptable\n", "gensim4-api-removed"),
 ]
