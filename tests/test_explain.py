@@ -777,7 +777,7 @@ def test_a_wrappers_warning_is_no_cause_of_a_later_unrelated_failure():
     ("AttributeError: module 'theano.configparser' has no attribute 'AddConfigVar'\n", "code-needs-original-theano"),
     # Keras 2.2.4 keras/utils/vis_utils.py:17-20 and Keras 2.0.0 keras/preprocessing/image.py:235
     ("ImportError: Failed to import `pydot`. Please install `pydot`. For example with `pip install pydot`.\n",
-     "keras-pydot-graphviz-missing"),
+     "graphviz-pydot-missing"),
     ("ImportError: Could not import PIL.Image. The use of `array_to_img` requires PIL.\n", "pillow-missing"),
 ])
 def test_wrapper_messages_as_printed_name_their_cause(log, cause):

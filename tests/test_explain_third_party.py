@@ -29,7 +29,7 @@ CASES = [
     # Keras 2.2.4 keras/engine/saving.py:414
     ("  File \"/opt/conda/lib/python2.7/site-packages/keras/engine/saving.py\", line 414, in load_model\n"
      "    raise ImportError('`load_model` requires h5py.')\nImportError: `load_model` requires h5py.\n",
-     "keras-h5py-missing"),
+     "h5py-missing"),
     # Pillow 10.0.0 release notes: constants removed
     ("    img = img.resize((w, h), Image.ANTIALIAS)\nAttributeError: module 'PIL.Image' has no attribute 'ANTIALIAS'\n",
      "pillow-api-removed"),
