@@ -38,6 +38,9 @@ REAL = [
     ("3.10", "import urllib; urllib.urlretrieve('x')", "python2-code-on-python3"),
     ("3.10", "long(1)", "python2-code-on-python3"),
     ("3.10", "import pickle\nwith open('model.pkl', 'w') as f:\n    pickle.dump(1, f)", "python2-code-on-python3"),
+    ("3.10", "import pickle\nwith open('m.pkl', 'wb') as f:\n    pickle.dump([1], f)\nwith open('m.pkl') as f:\n    pickle.load(f)",
+     "python2-code-on-python3"),
+    ("3.10", "'abc'.translate(None, 'a')", "python2-code-on-python3"),
     ("3.10", "range(7 / 2)", "python2-float-index"),
     ("3.10", "[1, 2][3 / 2]", "python2-float-index"),
     ("2.7", "import pickle; pickle.loads(b'\\x80\\x03K\\x01.')", "pickle-protocol-too-new"),
@@ -124,5 +127,7 @@ def test_texts_with_several_roots_ask_for_what_would_decide():
                          "and integer or boolean arrays are valid indices\n").findings
     assert [(f.cause, f.confidence) for f in found] == [("python2-float-index", "low")]
     assert found[0].asks
+    found = explain_text("TypeError: a bytes-like object is required, not 'str'\n").findings
+    assert [(f.cause, f.confidence) for f in found] == [("python2-code-on-python3", "low")] and found[0].asks
     # Python 2 has the names Python 3 removed: its own messages about them are no Python 3 removal
     assert not [f for f in explain_text("ImportError: No module named cgi\n").findings if f.confidence != "low"]
