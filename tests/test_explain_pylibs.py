@@ -18,6 +18,9 @@ REAL = [
     ("3.10", "from collections import Iterable", "python-too-new-for-code"),
     ("3.10", "import collections; collections.Mapping", "python-too-new-for-code"),
     ("3.8", "import time; time.clock()", "python-too-new-for-code"),
+    ("3.8", "from time import clock", "python-too-new-for-code"),
+    ("3.11", "from inspect import getargspec", "python-too-new-for-code"),
+    ("3.12", "import pkgutil; pkgutil.ImpImporter", "python-too-new-for-code"),
     ("3.8", "import platform; platform.linux_distribution()", "python-too-new-for-code"),
     ("3.9", "import fractions; fractions.gcd(4, 2)", "python-too-new-for-code"),
     ("3.9", "import threading; threading.Thread().isAlive()", "python-too-new-for-code"),
@@ -65,6 +68,8 @@ REAL = [
     ("numpy2_311", "import numpy as np; np.array([300], dtype=np.uint8)", "numpy-too-new-for-code"),
     ("numpy2_311", "import scipy; scipy.array([1])", "scipy-too-new-for-code"),
     ("numpy2_311", "import scipy.signal; scipy.signal.gaussian(5, 1)", "scipy-too-new-for-code"),
+    ("numpy2_311", "from scipy.signal import gaussian", "scipy-too-new-for-code"),
+    ("numpy2_311", "from scipy import array", "scipy-too-new-for-code"),
     ("numpy124", "import scipy.misc; scipy.misc.imread('x.png')", "scipy-misc-removed"),
     ("healthy37", "from scipy import weave", "scipy-too-new-for-code"),
 ]
