@@ -72,6 +72,8 @@ REAL = [
     ("numpy2_311", "from scipy import array", "scipy-too-new-for-code"),
     ("numpy124", "import scipy.misc; scipy.misc.imread('x.png')", "scipy-misc-removed"),
     ("healthy37", "from scipy import weave", "scipy-too-new-for-code"),
+    ("healthy37", "from scipy.stats import nanmean", "scipy-too-new-for-code"),
+    ("numpy123", "import scipy.stats; scipy.stats.itemfreq([1, 1])", "scipy-too-new-for-code"),
 ]
 
 
