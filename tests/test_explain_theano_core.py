@@ -127,3 +127,25 @@ def test_a_deprecation_warning_is_no_cause_of_an_unrelated_exception():
     found = explain_text(log)
     assert found.recognised == ()
     assert [(f.cause, f.confidence) for f in found.findings] == [("theano-deprecation-warning", "low")]
+
+
+@pytest.mark.parametrize("warning", [
+    # theano/tensor/basic.py:4683, :5086, :2183 (rel-1.0.5)
+    "DeprecationWarning: stack(*tensors) interface is deprecated, use stack(tensors, axis=0) instead.",
+    "DeprecationWarning: Flatten class is deprecated, please use flatten method instead.",
+    "UserWarning: theano.tensor.round() changed its default from `half_away_from_zero` to `half_to_even` to have "
+    "the same default as NumPy. Use the Theano flag `warn.round=False` to disable this warning.",
+    # theano/compile/function.py:269 (rel-1.0.5), :213 (rel-0.7)
+    "UserWarning: The parameter 'updates' of theano.function() expects an OrderedDict, got <class 'dict'>. Using "
+    "a standard dictionary here results in non-deterministic behavior.",
+])
+def test_old_forms_theano_still_runs_are_named_as_such(warning):
+    found = explain_text(warning + "\n").findings
+    assert [(f.cause, f.confidence, f.warning) for f in found] == [("theano-deprecation-warning", "medium", True)]
+
+
+def test_scans_missing_c_source_is_a_missing_theano_file():
+    # theano/scan_module/scan_perform_ext.py:76 (rel-1.0.5)
+    log = ("UserWarning: The file scan_perform.c is not available. This donot happen normally. You are probably "
+           "in a strangesetup.\n")
+    assert [f.cause for f in explain_text(log).recognised] == ["theano-c-sources-missing"]
