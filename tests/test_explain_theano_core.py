@@ -25,6 +25,12 @@ CASES = [
      "Please use the option `dnn.conv.algo_fwd` instead.\n", "theano-flag-removed", "high"),
     ("RuntimeError: Flag gpuarray.sync is deprecated and will be removed in next Theano release.\n",
      "theano-flag-removed", "high"),
+    # theano/configdefaults.py:573 (rel-0.9.0)
+    ("RuntimeError: The `config.home` option has been removed and should not be used anymore. Please set the "
+     "`config.base_compiledir` option instead (for instance to: /home/u/.theano)\n", "theano-flag-removed", "high"),
+    # theano/configdefaults.py:1581 (rel-1.0.5)
+    ("ValueError: Valid values for an vm.lazy parameter should be None, False or True, not yes\n",
+     "config-invalid-value", "high"),
     # theano/configdefaults.py:177, :180, :486 (rel-1.0.5)
     ("ValueError: Malformed context map: dev0=cuda0\n", "config-invalid-value", "high"),
     ("ValueError: Cannot use cuda1 as context name\n", "config-invalid-value", "high"),
