@@ -29,7 +29,7 @@ CASES = [
     ("RuntimeError: The `config.home` option has been removed and should not be used anymore. Please set the "
      "`config.base_compiledir` option instead (for instance to: /home/u/.theano)\n", "theano-flag-removed", "high"),
     # theano/configdefaults.py:1581 (rel-1.0.5)
-    ("ValueError: Valid values for an vm.lazy parameter should be None, False or True, not yes\n",
+    ("ValueError: Valid values for an vm.lazy parameter should be None, False or True, not `yes`.\n",
      "config-invalid-value", "high"),
     # theano/configdefaults.py:177, :180, :486 (rel-1.0.5)
     ("ValueError: Malformed context map: dev0=cuda0\n", "config-invalid-value", "high"),
@@ -91,6 +91,9 @@ CASES = [
     ("Traceback (most recent call last):\n  File \"model.py\", line 3, in <module>\n"
      "    from theano.tensor.nnet.abstract_conv import separable_conv2d\n"
      "ImportError: cannot import name 'separable_conv2d'\n", "theano-too-old-for-code", "medium"),
+    # theano/tensor/nnet/conv.py:657 (rel-1.0.5): floatX images against float64 filters
+    ("NotImplementedError: The image and the kernel must have the same type.inputs(float32), kerns(float64)\n",
+     "input-dtype-mismatch", "high"),
     # theano/tensor/signal/pool.py:91 and :136 (rel-1.0.5), theano/compile/pfunc.py:274
     ("/home/u/env/lib/python3.6/site-packages/theano/tensor/signal/pool.py:96: UserWarning: DEPRECATION: the 'ds' "
      "parameter is not going to exist anymore as it is going to be replaced by the parameter 'ws'.\n",
