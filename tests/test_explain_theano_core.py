@@ -94,6 +94,13 @@ CASES = [
     # theano/tensor/nnet/conv.py:657 (rel-1.0.5): floatX images against float64 filters
     ("NotImplementedError: The image and the kernel must have the same type.inputs(float32), kerns(float64)\n",
      "input-dtype-mismatch", "high"),
+    # Theano-PyMC rel-1.1.0 theano/configparser.py:160, :405 and :83
+    ("ValueError: Dot-based sections were removed. Use double underscores! (nvcc.fastmath)\n",
+     "theano-too-new-for-code", "high"),
+    ("ValueError: Invalid value ('float23') for configuration variable 'floatX'. Valid options are ('float64', 'float32', 'float16')\n",
+     "config-invalid-value", "high"),
+    ("DeprecationWarning: Accessing section 'ldflags' through old .-based API. This will be removed. Use "
+     "'config.blas__ldflags' instead.\n", "theano-deprecation-warning", "medium"),
     # theano/tensor/signal/pool.py:91 and :136 (rel-1.0.5), theano/compile/pfunc.py:274
     ("/home/u/env/lib/python3.6/site-packages/theano/tensor/signal/pool.py:96: UserWarning: DEPRECATION: the 'ds' "
      "parameter is not going to exist anymore as it is going to be replaced by the parameter 'ws'.\n",
