@@ -97,7 +97,8 @@ CASES = [
     # Theano-PyMC rel-1.1.0 theano/configparser.py:160, :405 and :83
     ("ValueError: Dot-based sections were removed. Use double underscores! (nvcc.fastmath)\n",
      "theano-too-new-for-code", "high"),
-    ("ValueError: Invalid value ('float23') for configuration variable 'floatX'. Valid options are ('float64', 'float32', 'float16')\n",
+    ("ValueError: Invalid value ('float23') for configuration variable 'floatX'. Valid options are "
+     "('float64', 'float32', 'float16')\n",
      "config-invalid-value", "high"),
     ("DeprecationWarning: Accessing section 'ldflags' through old .-based API. This will be removed. Use "
      "'config.blas__ldflags' instead.\n", "theano-deprecation-warning", "medium"),
