@@ -83,6 +83,10 @@ CASES = [
     # modules that rel-0.8.2 no longer has, and Theano-PyMC's renamed ones
     ("ModuleNotFoundError: No module named 'theano.sandbox.scan'\n", "theano-too-new-for-code", "medium"),
     ("ModuleNotFoundError: No module named 'theano.gof'\n", "theano-too-new-for-code", "medium"),
+    ("ModuleNotFoundError: No module named 'theano.tensor.shared_randomstreams'\n", "theano-too-new-for-code",
+     "medium"),
+    ("ModuleNotFoundError: No module named 'theano.compat.python2x'\n", "theano-too-new-for-code", "medium"),
+    ("ImportError: No module named python2x\n", "theano-too-new-for-code", "medium"),
     # names added in 0.8, 0.9 and 0.10 (abstract_conv.py, bn.py, nnet.py at those tags)
     ("Traceback (most recent call last):\n" + SITE.format("tensor/nnet/__init__.py")
      + "AttributeError: 'module' object has no attribute 'bilinear_upsampling'\n", "theano-too-old-for-code", "medium"),
