@@ -173,3 +173,10 @@ def test_scans_missing_c_source_is_a_missing_theano_file():
     log = ("UserWarning: The file scan_perform.c is not available. This donot happen normally. You are probably "
            "in a strangesetup.\n")
     assert [f.cause for f in explain_text(log).recognised] == ["theano-c-sources-missing"]
+
+
+def test_scans_renamed_clone_argument_is_a_deprecation():
+    # theano/scan_module/scan_utils.py:217 (rel-1.0.5)
+    log = ("UserWarning: In `clone()` function, the argument `copy_inputs` has been deprecated and renamed into "
+           "`share_inputs`\n")
+    assert [f.cause for f in explain_text(log).recognised] == ["theano-deprecation-warning"]
