@@ -180,3 +180,14 @@ def test_scans_renamed_clone_argument_is_a_deprecation():
     log = ("UserWarning: In `clone()` function, the argument `copy_inputs` has been deprecated and renamed into "
            "`share_inputs`\n")
     assert [f.cause for f in explain_text(log).recognised] == ["theano-deprecation-warning"]
+
+
+def test_a_conv2d_argument_an_older_theano_ignores_names_the_release_that_has_it():
+    # theano/tensor/nnet/__init__.py:123-127 (rel-0.8.2): **kwargs it does not know are ignored
+    log = ("/env/lib/python2.7/site-packages/theano/tensor/nnet/__init__.py:127: UserWarning: ['filter_dilation'] "
+           "are now deprecated in `tensor.nnet.abstract_conv.conv2d` interface and will be ignored.\n")
+    found = explain_text(log).recognised
+    assert [(f.cause, f.confidence) for f in found] == [("theano-too-old-for-code", "medium")]
+    assert "filter_dilation" in found[0].evidence[0].note
+    other = log.replace("filter_dilation", "pad_mode")
+    assert explain_text(other).recognised == ()
