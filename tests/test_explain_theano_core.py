@@ -112,6 +112,8 @@ CASES = [
     # theano/sandbox/rng_mrg.py:657 (rel-1.0.5), :1041 (rel-0.7)
     ("/env/lib/python2.7/site-packages/theano/sandbox/rng_mrg.py:1041: UserWarning: MRG_RandomStreams Can't "
      "determine #streams from size (Shape.0), guessing 60*256\n", "rng-streams-guessed", "medium"),
+    # theano/scan_module/scan.py:85 (rel-0.9.0), absent at rel-0.8.2
+    ("TypeError: scan() got an unexpected keyword argument 'return_list'\n", "theano-too-old-for-code", "medium"),
     # theano/tensor/signal/pool.py:91 and :136 (rel-1.0.5), theano/compile/pfunc.py:274
     ("/home/u/env/lib/python3.6/site-packages/theano/tensor/signal/pool.py:96: UserWarning: DEPRECATION: the 'ds' "
      "parameter is not going to exist anymore as it is going to be replaced by the parameter 'ws'.\n",
