@@ -196,3 +196,28 @@ def test_a_conv2d_argument_an_older_theano_ignores_names_the_release_that_has_it
     assert "filter_dilation" in found[0].evidence[0].note
     other = log.replace("filter_dilation", "pad_mode")
     assert explain_text(other).recognised == ()
+
+
+CONV_CHECK = ("AssertionError: AbstractConv2d Theano optimization failed: there is no implementation available "
+              "supporting the requested options. Did you exclude both \"conv_dnn\" and \"conv_gemm\" from the "
+              "optimizer? If on GPU, is cuDNN available and does the GPU support it? If on CPU, do you have a BLAS "
+              "library installed Theano can link against? On the CPU we do not support float16.\n")
+
+
+def test_no_convolution_implementation_alone_is_a_hint_that_asks():
+    # theano/tensor/nnet/opt.py:494 (rel-1.0.5): several roots, the message names them all
+    found = explain_text(CONV_CHECK)
+    assert found.recognised == ()
+    hint = [f for f in found.findings if f.cause == "conv-no-implementation"]
+    assert hint and hint[0].confidence == "low" and hint[0].asks
+
+
+def test_no_convolution_implementation_after_g_plus_plus_not_detected_is_the_missing_compiler():
+    # theano/configdefaults.py:580 (rel-1.0.5): without cxx the gemm convolution is skipped (opt.py:74)
+    log = ("WARNING (theano.configdefaults): g++ not detected ! Theano will be unable to execute optimized "
+           "C-implementations (for both CPU and GPU) and will default to Python implementations. Performance "
+           "will be severely degraded. To remove this warning, set Theano flags cxx to an empty string.\n"
+           + CONV_CHECK)
+    found = explain_text(log).recognised
+    assert [f.cause for f in found][:2] == ["gxx-missing", "conv-no-implementation"]
+    assert found[1].consequence_of == "gxx-missing"
