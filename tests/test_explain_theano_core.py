@@ -114,6 +114,13 @@ CASES = [
      "determine #streams from size (Shape.0), guessing 60*256\n", "rng-streams-guessed", "medium"),
     # theano/scan_module/scan.py:85 (rel-0.9.0), absent at rel-0.8.2
     ("TypeError: scan() got an unexpected keyword argument 'return_list'\n", "theano-too-old-for-code", "medium"),
+    # theano/tensor/opt.py:5628 and theano/gof/op.py:1217 (rel-1.0.5): notes, not failures
+    ("UserWarning: Your current code is fine, but Theano versions prior to 0.7 (or this development version "
+     "Sept 2014) might have given an incorrect result for this code. To disable this warning, set the Theano "
+     "flag warn.reduce_join to False.\n", "theano-old-bug-note", "medium"),
+    ("UserWarning: Your g++ compiler fails to compile OpenMP code. We know this happen with some version of the "
+     "EPD mingw compiler and LLVM compiler on Mac OS X. We disable openmp everywhere in Theano.\n",
+     "cpu-tuning-flags-skipped", "medium"),
     # theano/tensor/signal/pool.py:91 and :136 (rel-1.0.5), theano/compile/pfunc.py:274
     ("/home/u/env/lib/python3.6/site-packages/theano/tensor/signal/pool.py:96: UserWarning: DEPRECATION: the 'ds' "
      "parameter is not going to exist anymore as it is going to be replaced by the parameter 'ws'.\n",
