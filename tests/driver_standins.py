@@ -4,7 +4,8 @@
 (``src/loaders/*.fn``); the tests compile them once a session with the machine's gcc and lay them
 out per case in a folder put on ``LD_LIBRARY_PATH``. Everything above them is real: libgpuarray,
 pygpu, Theano, the probe and the doctor. What the stand-in driver reports (version, devices, name,
-compute capability, a cuInit failure) comes from ``STANDIN_CUDA_*`` variables (see libcuda.c).
+compute capability, a cuInit failure, a primary context another library already opened) comes from
+``STANDIN_CUDA_*`` variables (see libcuda.c).
 """
 
 from __future__ import annotations

@@ -618,3 +618,168 @@ def test_the_downsample_shim_warning_alone_is_harmless_and_no_cause_of_a_later_e
     assert _first_of(warning) == ["downsample-moved-warning"]
     after = warning + "Traceback (most recent call last):\nValueError: something else\n"
     assert _first_of(after) == []
+
+
+def _top(text: str) -> tuple[str, str]:
+    found = explain_text(text).findings
+    return (found[0].cause, found[0].confidence) if found else ("", "")
+
+
+def test_cudnn_status_in_theanos_gpuarray_messages_is_decided_by_the_status():
+    # Theano rel-1.0.5 theano/gpuarray/c_code/dnn_fwd.c:488 prints cudnnGetErrorString's name
+    op = "RuntimeError: error doing cuDNN conv FWD operation: "
+    failed = explain_text(op + "CUDNN_STATUS_EXECUTION_FAILED").findings[0]
+    assert (failed.cause, failed.confidence) == ("cudnn-call-failed", "low")  # several roots: it asks
+    assert failed.asks and "cuDNN and CUDA versions" in failed.asks[0]
+    assert failed.evidence[0].note == "cuDNN returned CUDNN_STATUS_EXECUTION_FAILED"
+    assert _top(op + "CUDNN_STATUS_ALLOC_FAILED") == ("gpu-out-of-memory", "medium")
+    assert _top(op + "CUDNN_STATUS_ARCH_MISMATCH")[0] == "gpu-too-old"
+    assert _top("RuntimeError: error selecting convolution algo: CUDNN_STATUS_NOT_SUPPORTED") == (
+        "cudnn-call-failed", "low")
+
+
+def test_new_backend_messages_with_several_roots_stay_low():
+    # gpublas_setup fails for a missing cuBLAS or a failed cublasCreate (libgpuarray v0.7.6
+    # src/gpuarray_buffer_blas.c:5-8); no default context: the GPU never initialised, or device=cpu
+    assert _top("RuntimeError: Can't setup blas") == ("cublas-init-failed", "low")
+    assert _top("TypeError: No default context and no context specified") == ("gpu-context-missing", "low")
+    # the workspace text alone, without a sign of the GPU back-end, is only a hint
+    assert _top("RuntimeError: Could not allocate workspace") == ("gpu-out-of-memory", "low")
+
+
+def test_device_unavailable_from_libgpuarray_is_the_busy_gpu_before_the_generic_driver_failure():
+    found = explain_text("pygpu.gpuarray.GpuArrayException: b'cuCtxCreate: CUDA_ERROR_DEVICE_UNAVAILABLE: "
+                         "CUDA-capable device(s) is/are busy or unavailable'").findings
+    assert [f.cause for f in found] == ["gpu-busy-exclusive", "cuda-driver-call-failed"]
+
+
+def test_opencl_limits_are_warnings_not_the_cause_of_an_error():
+    warnings = ("Can not use cuDNN on context dev0: Not on a CUDA device.\n"
+                "Mapped name dev0 to device opencl0:0: Ellesmere\n")
+    error = "Traceback (most recent call last):\n  File \"x.py\", line 3\nKeyError: 'weights'\n"
+    alone = explain_text(warnings).findings
+    assert (alone[0].cause, alone[0].confidence, alone[0].warning) == ("opencl-backend-limited", "high", True)
+    beside = explain_text(warnings + error).findings  # the KeyError is the user's own: no cause is stated
+    assert beside and all(f.confidence == "low" for f in beside)
+
+
+def test_libgpuarray_opencl_refusals_name_their_own_cause():
+    # libgpuarray v0.7.6 src/gpuarray_buffer_opencl.c:383, :423, :445, :792
+    exc = "pygpu.gpuarray.GpuArrayException: "
+    assert _top(exc + "Unsupported extension cl_khr_fp64") == ("opencl-no-float64", "high")
+    assert _top(exc + "b'Device ID out of range'") == ("opencl-bad-ordinal", "high")
+    assert _top(exc + "Cuda kernels not supported on opencl devices") == ("opencl-backend-limited", "high")
+    # the same words in another program's log are only a hint
+    assert _top("ValueError: Platform ID out of range") == ("opencl-bad-ordinal", "low")
+
+
+def test_libgpuarray_kernel_cache_is_a_warning_and_nvrtc_compilation_asks_for_its_log():
+    # libgpuarray v0.7.6 src/gpuarray_buffer_cuda.c:319 (stderr), :1128 and :1141
+    cache = explain_text("Error initializing disk cache, disabling: ensurep: Permission denied\n").findings[0]
+    assert (cache.cause, cache.confidence, cache.warning) == ("gpuarray-kernel-cache-unusable", "high", True)
+    assert cache.evidence[0].note == "libgpuarray: ensurep: Permission denied"
+    nvrtc = explain_text("NVRTC compile log::\ndefault_program(7): error: expected a \";\"\n"
+                         "RuntimeError: GpuKernel_init error 3: nvrtcCompileProgram: NVRTC_ERROR_COMPILATION\n")
+    first = nvrtc.findings[0]
+    assert (first.cause, first.confidence) == ("gpu-kernel-compile-failed", "low") and first.asks
+
+
+def test_gpu_fft_names_the_module_it_could_not_import():
+    # Theano rel-1.0.5 theano/gpuarray/fft.py:55-61
+    found = explain_text("RuntimeError: pycuda is needed for CuIFFTOp\n").findings[0]
+    assert (found.cause, found.confidence) == ("gpu-fft-deps-missing", "high")
+    assert found.evidence[0].note == "`pycuda` could not be imported"
+def test_lasagne_hiding_why_theano_failed_defers_to_the_chained_error():
+    # Lasagne replaces any ImportError of `import theano` by its own (lasagne/__init__.py:12-14);
+    # Python 3 prints the error it chains to, which names the real cause.
+    lasagne = ("  File \"/usr/lib/python3.6/site-packages/lasagne/__init__.py\", line 14, in <module>\n"
+               "    raise ImportError(\"Could not import Theano.\" + install_instr)\n"
+               "ImportError: Could not import Theano.\n")
+    alone = explain_text("Traceback (most recent call last):\n" + lasagne).recognised
+    assert [(f.cause, f.confidence) for f in alone] == [("theano-not-installed", "medium")]
+    assert alone[0].asks
+    chained = ("Traceback (most recent call last):\n  File \"run.py\", line 1, in <module>\n"
+               "AttributeError: module 'numpy' has no attribute 'bool'\n\n"
+               "During handling of the above exception, another exception occurred:\n\n"
+               "Traceback (most recent call last):\n" + lasagne)
+    found = explain_text(chained).recognised
+    assert found[0].cause == "numpy-bool-alias"
+    assert {(f.cause, f.confidence) for f in found[1:]} <= {("theano-not-installed", "low")}
+
+
+def test_a_wrappers_source_line_in_the_traceback_gives_no_values():
+    # The frame shows the raise with its format string; only the message itself holds the value.
+    frame = ("  File \"/usr/lib/python3.6/site-packages/keras/backend/__init__.py\", line 108, in <module>\n"
+             "    raise ValueError('Unable to import backend : ' + str(_BACKEND))\n")
+    assert explain_text(frame).recognised == ()
+    found = explain_text(frame + "ValueError: Unable to import backend : Theano\n").recognised
+    assert [f.cause for f in found] == ["keras-config-invalid"]
+    assert "`Theano`" in found[0].evidence[0].note
+    fuel = ("    raise IOError(\"{} not found in Fuel's data path\".format(filename))\n"
+            "OSError: mnist.hdf5 not found in Fuel's data path\n")
+    assert "`mnist.hdf5`" in explain_text(fuel).recognised[0].evidence[0].note
+
+
+def test_a_wrappers_warning_is_no_cause_of_a_later_unrelated_failure():
+    warnings = ["UserWarning: RNN dropout is no longer supported with the Theano backend due to technical "
+                "limitations.", "UserWarning: You are using a GPU layer with Theano configured for double precision "
+                "(floatX=float64).", "UserWarning: You are using the TensorFlow backend, yet you are using the "
+                "Theano image data format convention (`image_data_format=\"channels_first\"`).",
+                "FutureWarning: In an upcoming release, pm.sample will return an `arviz.InferenceData` object instead "
+                "of a `MultiTrace` by default.", "DeprecationWarning: Accessing section 'cxxflags' through old .-based "
+                "API. This will be removed. Use 'config.gcc__cxxflags' instead.",
+                "The version of PyMC you are using is very outdated.",
+                "UserWarning: Update your `Dense` call to the Keras 2 API: `Dense(units=10)`",
+                "UserWarning: The semantics of the Keras 2 argument `steps_per_epoch` is not the same as the Keras 1 "
+                "argument `samples_per_epoch`.", "/usr/lib/python2.7/site-packages/nolearn/lasagne/base.py:372: "
+                "UserWarning: The 'eval_size' argument has been deprecated, please use the 'train_split' parameter",
+                "UserWarning: `output_shape` argument not specified for layer lambda_1 and cannot be automatically "
+                "inferred with the Theano backend. Defaulting to output shape `(None, 64)` (same as input shape).",
+                "UserWarning: No training configuration found in save file: the model was *not* compiled.",
+                "Could not pickle model, sampling singlethreaded."]
+    failure = "\nTraceback (most recent call last):\nNameError: name 'X_train' is not defined\n"
+    for line in warnings:
+        assert len(explain_text(line).recognised) == 1
+        assert all(f.confidence == "low" for f in explain_text(line + failure).recognised)
+
+
+@pytest.mark.parametrize("log, cause", [
+    # Keras 2.2.4 keras/backend/__init__.py:38 and :44, the source lines of failed asserts
+    ("  File \"/usr/lib/python3.6/site-packages/keras/backend/__init__.py\", line 38, in <module>\n"
+     "    assert _floatx in {'float16', 'float32', 'float64'}\nAssertionError\n", "keras-config-invalid"),
+    ("  File \"/usr/lib/python3.6/site-packages/keras/backend/__init__.py\", line 44, in <module>\n"
+     "    assert _image_data_format in {'channels_last', 'channels_first'}\nAssertionError\n", "keras-config-invalid"),
+    # Keras 1.2.2 keras/backend/theano_backend.py:1525
+    ("ValueError: conv2d with filter dilation requires Theano 0.9.0dev2 or newer.\n", "theano-too-old-for-code"),
+    # Lasagne v0.1 lasagne/layers/corrmm.py:22
+    ("ImportError: requires a GPU to work\n", "lasagne-no-gpu"),
+    # Lasagne master lasagne/layers/pool.py:1087-1091
+    ("ImportError: SpatialPyramidPoolingLayer with implementation='fast' requires a newer version of theano. "
+     "Either update theano, or use implementation='kaiming'\n", "theano-too-old-for-code"),
+    # Fuel fuel/converters/base.py:44, through fuel-convert
+    ("  File \"/usr/local/bin/fuel-convert\", line 9, in <module>\n"
+     "fuel.exceptions.MissingInputFiles: ('Required files missing', ['train-images-idx3-ubyte.gz'])\n",
+     "fuel-dataset-not-converted"),
+    # Fuel 1d6292d fuel/transformers/image.py:207-208 and fuel/bin/fuel_download.py:11-16
+    ("ImportError: window_batch_bchw not compiled\n", "fuel-install-incomplete"),
+    ("fuel-download: error: Some files for this dataset do not have a download URL.\n", "fuel-dataset-no-download-url"),
+    # Keras 2.2.4 keras/backend/theano_backend.py:2171-2173 and Keras 1.2.2 keras/backend/theano_backend.py:1871
+    ("ValueError: In `Conv2DTranspose`, with padding mode `same`, even kernel sizes are not supported with Theano. "
+     "You can set `kernel_size` to an odd number.\n", "keras-theano-backend-limitation"),
+    ("ValueError: border_mode=\"same\" not supported with Theano.\n", "keras-theano-backend-limitation"),
+    # Keras 2.2.4 keras/engine/saving.py:1027-1030
+    ("ValueError: You are trying to load a weight file containing 13 layers into a model with 16 layers.\n",
+     "keras-weights-model-mismatch"),
+    # PyMC3's parallel sampling under spawn (https://github.com/pymc-devs/pymc/pull/3991)
+    ("ValueError: The model could not be unpickled. This is required for sampling with more than one core and "
+     "multiprocessing context spawn or forkserver.\n", "pymc3-model-unpicklable-spawn"),
+    # Theano-PyMC rel-1.0.13 has no AddConfigVar
+    ("AttributeError: module 'theano.configparser' has no attribute 'AddConfigVar'\n", "code-needs-original-theano"),
+    # Keras 2.2.4 keras/utils/vis_utils.py:17-20 and Keras 2.0.0 keras/preprocessing/image.py:235
+    ("ImportError: Failed to import `pydot`. Please install `pydot`. For example with `pip install pydot`.\n",
+     "graphviz-pydot-missing"),
+    ("ImportError: Could not import PIL.Image. The use of `array_to_img` requires PIL.\n", "pillow-missing"),
+])
+def test_wrapper_messages_as_printed_name_their_cause(log, cause):
+    found = explain_text(log).recognised
+    assert found and found[0].cause == cause and found[0].confidence != "low"

@@ -77,9 +77,8 @@ def test_the_old_backends_cudnn_range_from_the_era_table_refines_the_remedy():
 
 
 def test_context_seen_is_what_a_plain_search_of_every_real_log_finds():
-    """The scan skips a context search when a literal or a shorter context text it holds is not in
-    the block; over every real log, cut into small blocks, it must still see exactly what a plain
-    search sees."""
+    """The scan finds context texts with the same automaton as the literals; over every real log,
+    cut into small blocks, it must see exactly what a plain search sees."""
     sigs = signatures()
     for case in all_cases():
         lines = list(numbered_lines(io.BytesIO(case.log.read_bytes())))
@@ -88,3 +87,23 @@ def test_context_seen_is_what_a_plain_search_of_every_real_log_finds():
         texts = [text.lower() for _, text in lines]
         expected = {c for c in scanner.context if any(c in text for text in texts)}
         assert scanner.result.context_seen == expected, case.stem
+
+
+def test_signatures_hit_where_a_plain_search_of_every_real_log_finds_their_texts():
+    """The automaton gives each line only the signatures whose texts it holds; over every real log
+    (in blocks of 7 lines, so matches sit at block edges too) the hits must be those of a plain
+    search: each line tried against every signature of the catalogue."""
+    sigs = signatures()
+    for case in all_cases():
+        lines = list(numbered_lines(io.BytesIO(case.log.read_bytes())))
+        scanner = Scanner(sigs)
+        scanner.feed_blocks(lines[i:i + 7] for i in range(0, len(lines), 7))
+        expected: dict[str, list[int]] = {}
+        for number, text in lines:
+            for sig in sigs:
+                if any(sig.match(part, part.lower()) is not None for part in segments(text)):
+                    expected.setdefault(sig.id, []).append(number)
+        found = {sig_id: [n for n, _, _ in hit.evidence] for sig_id, hit in scanner.result.hits.items()}
+        assert found == {sig_id: numbers[:3] for sig_id, numbers in expected.items()}, case.stem
+        assert {sig_id: hit.count for sig_id, hit in scanner.result.hits.items()} == \
+            {sig_id: len(numbers) for sig_id, numbers in expected.items()}, case.stem

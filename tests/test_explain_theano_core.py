@@ -82,8 +82,8 @@ CASES = [
      "theano.tensor.nnet.conv.conv2d() for the time being.\n", "theano-too-new-for-code", "high"),
     # modules that rel-0.8.2 no longer has, and Theano-PyMC's renamed ones
     ("ModuleNotFoundError: No module named 'theano.sandbox.scan'\n", "theano-too-new-for-code", "medium"),
-    ("ModuleNotFoundError: No module named 'theano.gof'\n", "theano-too-new-for-code", "medium"),
-    ("ModuleNotFoundError: No module named 'theano.tensor.shared_randomstreams'\n", "theano-too-new-for-code",
+    ("ModuleNotFoundError: No module named 'theano.gof'\n", "code-needs-original-theano", "medium"),
+    ("ModuleNotFoundError: No module named 'theano.tensor.shared_randomstreams'\n", "code-needs-original-theano",
      "medium"),
     ("ModuleNotFoundError: No module named 'theano.compat.python2x'\n", "theano-too-new-for-code", "medium"),
     ("ImportError: No module named python2x\n", "theano-too-new-for-code", "medium"),
@@ -98,14 +98,13 @@ CASES = [
     # theano/tensor/nnet/conv.py:657 (rel-1.0.5): floatX images against float64 filters
     ("NotImplementedError: The image and the kernel must have the same type.inputs(float32), kerns(float64)\n",
      "input-dtype-mismatch", "high"),
-    # Theano-PyMC rel-1.1.0 theano/configparser.py:160, :405 and :83
-    ("ValueError: Dot-based sections were removed. Use double underscores! (nvcc.fastmath)\n",
-     "theano-too-new-for-code", "high"),
+    # Theano-PyMC rel-1.1.0 theano/configparser.py:405 and :586
+
     ("ValueError: Invalid value ('float23') for configuration variable 'floatX'. Valid options are "
      "('float64', 'float32', 'float16')\n",
      "config-invalid-value", "high"),
-    ("DeprecationWarning: Accessing section 'ldflags' through old .-based API. This will be removed. Use "
-     "'config.blas__ldflags' instead.\n", "theano-deprecation-warning", "medium"),
+    ("DeprecationWarning: Accessing config through `theano.configparser.config` is deprecated. Use `theano.config` "
+     "instead.\n", "theano-deprecation-warning", "medium"),
     # theano/tensor/type.py:252 (rel-0.7): no float16 before 0.8; downsample.py:77 (rel-0.7), gone at rel-0.9.0
     ("TypeError: Unsupported dtype for TensorType: float16\n", "theano-too-old-for-code", "medium"),
     ("ImportError: cannot import name 'DownsampleFactorMax'\n", "theano-too-new-for-code", "medium"),
@@ -117,7 +116,7 @@ CASES = [
     # theano/tensor/opt.py:5628 and theano/gof/op.py:1217 (rel-1.0.5): notes, not failures
     ("UserWarning: Your current code is fine, but Theano versions prior to 0.7 (or this development version "
      "Sept 2014) might have given an incorrect result for this code. To disable this warning, set the Theano "
-     "flag warn.reduce_join to False.\n", "theano-old-bug-note", "medium"),
+     "flag warn.reduce_join to False.\n", "theano-old-bug-notice", "medium"),
     ("UserWarning: Your g++ compiler fails to compile OpenMP code. We know this happen with some version of the "
      "EPD mingw compiler and LLVM compiler on Mac OS X. We disable openmp everywhere in Theano.\n",
      "cpu-tuning-flags-skipped", "medium"),
@@ -153,7 +152,7 @@ def test_a_name_missing_from_keras_backend_is_no_theano_release_problem():
 
 def test_theano_pymc_renames_ask_which_theano_is_installed():
     found = explain_text("ModuleNotFoundError: No module named 'theano.scan_module'\n").recognised
-    assert [f.cause for f in found] == ["theano-too-new-for-code"] and found[0].asks
+    assert [f.cause for f in found] == ["code-needs-original-theano"] and found[0].asks
 
 
 def test_a_deprecation_warning_is_no_cause_of_an_unrelated_exception():

@@ -174,6 +174,44 @@ def test_a_working_driver_of_each_version(env_name: str, version: str, legacy_py
                                                        ("libcuda.so", "libnvrtc.so", "libcublas.so")}
 
 
+@pytest.mark.parametrize("env_name", PYTHONS)
+def test_a_primary_context_opened_first_with_other_flags(env_name: str, legacy_python: Callable[[str], str],
+                                                         standins: Path, theano_home: Path, tmp_path: Path) -> None:
+    """The stand-in driver says the primary context is already active (flags 0, as another CUDA
+    library leaves it); with gpuarray.sched=multi the real libgpuarray refuses to share it."""
+    python = legacy_python(env_name)
+    env = _env(Case("device=cuda0,gpuarray.sched=multi", ALL, {"STANDIN_CUDA_PRIMARY_ACTIVE": "1"},
+                    None, "", "", ""), standins, tmp_path)
+    log = _captured(python, env, tmp_path)
+    assert "device is already active and has unsupported flags" in log.read_text(errors="replace")
+    assert _explained(log)[0] == "gpu-context-flags-clash"
+    device = result(_check(python, env), "theano-device")
+    assert device["status"] == "error" and _known(device) == "gpu-context-flags-clash", device
+    # the default scheduling asks for no flags: the same driver state is fine
+    env["THEANO_FLAGS"] = "device=cuda0"
+    assert result(_check(python, env), "theano-device")["status"] == "ok"
+
+
+@pytest.mark.parametrize("env_name", PYTHONS)
+def test_an_unusable_kernel_cache_folder_is_only_a_warning(env_name: str, legacy_python: Callable[[str], str],
+                                                           standins: Path, theano_home: Path, tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    env = _env(Case(f"device=cuda,gpuarray.cache_path={blocker}", ALL, {}, None, "", "", ""), standins, tmp_path)
+    python = legacy_python(env_name)
+    log = _captured(python, env, tmp_path, "import theano; print('imported on ' + theano.config.device)")
+    text = log.read_text(errors="replace")
+    # libgpuarray v0.7.6 src/cache/disk.c:456 through src/gpuarray_buffer_cuda.c:319; the GPU still opens
+    assert "Error initializing disk cache, disabling: Cache path exists but is not a directory" in text
+    assert "imported on cuda" in text and "Mapped name None to device cuda" in text
+    # beside it, the real start-up also says this environment has no cuDNN (cudnn.h)
+    findings = {f["cause"]: f for f in json.loads(doctor("explain", str(log), "--format", "json").out)
+                ["explain"]["findings"]}
+    cache = findings["gpuarray-kernel-cache-unusable"]
+    assert cache["confidence"] == "high" and cache["warning"] is True
+    assert "Cache path exists but is not a directory" in cache["evidence"][0]["note"]
+
+
 @pytest.fixture(scope="session")
 def opencl_loader(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder with `libOpenCL.so`, the real ICD loader (Debian's ocl-icd-libopencl1)."""

@@ -103,7 +103,10 @@ CUresult cuDeviceGetPCIBusId(char *bus, int len, CUdevice dev) {
   return 0;
 }
 
-CUresult cuDevicePrimaryCtxGetState(CUdevice d, unsigned int *f, int *a) { (void)d; *f = 0; *a = 0; return 0; }
+/* STANDIN_CUDA_PRIMARY_ACTIVE=1: another library in the process already opened the primary context (flags 0) */
+CUresult cuDevicePrimaryCtxGetState(CUdevice d, unsigned int *f, int *a) {
+  (void)d; *f = 0; *a = env_int("STANDIN_CUDA_PRIMARY_ACTIVE", 0); return 0;
+}
 CUresult cuDevicePrimaryCtxSetFlags(CUdevice d, unsigned int f) { (void)d; (void)f; return 0; }
 CUresult cuDevicePrimaryCtxRelease(CUdevice d) { (void)d; return 0; }
 CUresult cuDevicePrimaryCtxRetain(handle *ctx, CUdevice d) { current_device = d; *ctx = &token; return 0; }

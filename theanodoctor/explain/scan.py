@@ -1,9 +1,11 @@
 """One streaming pass over the log: which signatures match where, and which lines matter.
 
-Lines are gathered in blocks; every signature's literal texts (plus the words that make a line
-significant) are searched in the lower-cased block with ``str.find``, in C, and only the lines
-they hit are normalised and matched signature by signature. Everything kept is
-bounded: a few evidence lines per signature, the first and last significant lines."""
+Lines are gathered in blocks; every signature's literal texts, the words that make a line
+significant and the context texts are searched in the lower-cased block at once, by one
+Aho-Corasick automaton (pyahocorasick, in C: one pass whatever the catalogue's size), and only
+the lines they hit are normalised and matched, against the signatures whose texts they hold.
+Everything kept is bounded: a few evidence lines per signature, the first and last significant
+lines."""
 
 from __future__ import annotations
 
@@ -13,6 +15,8 @@ from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import accumulate
+
+import ahocorasick
 
 from theanodoctor.kb_causes import Signature
 
@@ -66,18 +70,13 @@ class ScanResult:
 class Scanner:
     def __init__(self, sigs: Iterable[Signature]) -> None:
         self.sigs = tuple(sigs)
-        tracked = {c for s in self.sigs for c in s.context + s.unless} | set(OLD_BACKEND_SIGNS)
-        self.context = sorted(tracked, key=lambda c: (len(c), c))
-        literals = {lit for s in self.sigs for lit in s.contains} | set(SIGNIFICANT_WORDS)
-        # str.find per literal runs in C over a whole block (one big case-insensitive regex
-        # alternation is ~100x slower in Python's re). A literal that contains another one
-        # needs no search of its own: its lines are found by the shorter one.
-        self.literals = sorted(lit for lit in literals if not any(o != lit and o in lit for o in literals))
-        # A context text cannot be in a block that lacks a literal or a shorter context text it
-        # holds: the literal search and the shorter texts spare most context searches (each costs
-        # a pass over the block). Shortest first (above), so a text's guards are known before it.
-        self.context_guards = {c: tuple(g for g in self.literals if g in c) + tuple(
-            g for g in self.context if g != c and g in c) for c in self.context}
+        self.context = sorted({c for s in self.sigs for c in s.context + s.unless} | set(OLD_BACKEND_SIGNS))
+        holders: dict[str, list[int]] = {word: [] for word in SIGNIFICANT_WORDS}
+        for index, sig in enumerate(self.sigs):
+            for literal in sig.contains:
+                holders.setdefault(literal, []).append(index)
+        self.literals = sorted(holders)
+        self.words = _automaton(holders, self.context)
         self.result = ScanResult()
 
     def feed_blocks(self, blocks: Iterable[list[tuple[int, str]]]) -> ScanResult:
@@ -105,33 +104,25 @@ class Scanner:
         self.result.nonblank += len(texts) - blank
         lowered = "\n".join(texts).lower()
         starts = list(accumulate((len(t) + 1 for t in texts), initial=0))
-        hit: set[int] = set()
-        absent: set[str] = set()
-        for literal in self.literals:
-            pos = lowered.find(literal)
-            if pos == -1:
-                absent.add(literal)
-            while pos != -1:
-                index = bisect_right(starts, pos) - 1
-                hit.add(index)
-                pos = lowered.find(literal, starts[index + 1])
-        self._context(lowered, absent)
+        # line index -> the signatures whose literal texts it holds (matches come in the order they end)
+        hit: dict[int, set[int]] = {}
+        seen = self.result.context_seen
+        holds: set[int] = set()
+        index, limit = -1, -1
+        for end, (sigs, context) in self.words.iter(lowered):
+            if context is not None:
+                seen.add(context)
+            if sigs is None:
+                continue
+            if end >= limit:
+                index = bisect_right(starts, end) - 1
+                limit = starts[index + 1]
+                holds = hit.setdefault(index, set())
+            holds.update(sigs)
         if self.result.python_hint is None and "site-packages" in lowered:
             self._python_hint(block, starts, lowered.find("site-packages"))
         for index in sorted(hit):
-            self._line(*block[index])
-
-    def _context(self, lowered: str, absent: set[str]) -> None:
-        """Context only needs to be seen somewhere, not located; ``absent``: the literals this
-        block lacks (the context texts it lacks are added)."""
-        seen = self.result.context_seen
-        for c in self.context:
-            if c in seen:
-                continue
-            if absent.isdisjoint(self.context_guards[c]) and c in lowered:
-                seen.add(c)
-            else:
-                absent.add(c)
+            self._line(*block[index], sorted(hit[index]))
 
     def _python_hint(self, block: list[tuple[int, str]], starts: list[int], pos: int) -> None:
         for _, text in block[bisect_right(starts, pos) - 1:]:
@@ -140,15 +131,13 @@ class Scanner:
                 self.result.python_hint = f"{found['major']}.{found['minor']}"
                 return
 
-    def _line(self, number: int, raw: str) -> None:
-        lowered = raw.lower()
+    def _line(self, number: int, raw: str, candidates: list[int]) -> None:
+        """``candidates``: the signatures (in catalogue order) whose literal texts the line holds."""
         parts = segments(raw)
         self._significance(number, parts[0] if len(parts) == 1 else max(parts, key=_weight))
-        if "traceback (most recent call last)" in lowered:
+        if "traceback (most recent call last)" in raw.lower():
             self.result.traceback = True
-        for sig in self.sigs:
-            if not any(lit in lowered for lit in sig.contains):
-                continue
+        for sig in (self.sigs[i] for i in candidates):
             for part in parts:
                 values = sig.match(part, part.lower())
                 if values is not None:
@@ -173,6 +162,17 @@ class Scanner:
                 self.result.first_significant.append(item)
             else:
                 self.result.last_significant.append(item)
+
+
+def _automaton(holders: dict[str, list[int]], context: list[str]) -> ahocorasick.Automaton:
+    """One automaton over every text: its value is (the signatures a literal belongs to, or None
+    for a text that is only context; the context text, or None for a text that is only a literal)."""
+    words, contextual = ahocorasick.Automaton(), set(context)
+    for word in set(holders) | contextual:
+        sigs = holders.get(word)
+        words.add_word(word, (None if sigs is None else tuple(sigs), word if word in contextual else None))
+    words.make_automaton()
+    return words
 
 
 def render_note(template: str, values: dict[str, str]) -> str:

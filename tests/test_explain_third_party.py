@@ -1,0 +1,255 @@
+"""`explain` on the messages of the newer third-party libraries that Theano-era code runs beside
+Theano (h5py, Pillow, scikit-learn, matplotlib, pandas, protobuf, OpenCV, gensim, NLTK,
+pydot/Graphviz, tqdm, imageio, pickles): each log is the upstream message as the library prints
+it, in the traceback a user meets; the comment names the upstream file or release note."""
+
+from __future__ import annotations
+
+import pytest
+
+from theanodoctor.explain import explain_text
+from theanodoctor.sources import problem
+
+KERAS_LOAD = (
+    "Traceback (most recent call last):\n"
+    "  File \"test.py\", line 12, in <module>\n"
+    "    model = load_model('weights/model.h5')\n"
+    "  File \"/usr/local/lib/python3.7/site-packages/keras/engine/saving.py\", line 458, in load_wrapper\n"
+    "  File \"/usr/local/lib/python3.7/site-packages/keras/engine/saving.py\", line 1004, in "
+    "load_weights_from_hdf5_group\n"
+    "    original_keras_version = f.attrs['keras_version'].decode('utf8')\n"
+    "AttributeError: 'str' object has no attribute 'decode'\n")
+
+CASES = [
+    # Keras 2.3.1 keras/engine/saving.py:1183 with h5py 3 (docs.h5py.org whatsnew 3.0)
+    (KERAS_LOAD, "h5py3-keras-decode"),
+    # h5py 3.0 removed Dataset.value
+    ("  File \"prepare.py\", line 8, in <module>\n    x = h5py.File(path, 'r')['data'].value\n"
+     "AttributeError: 'Dataset' object has no attribute 'value'\n", "h5py3-dataset-value-removed"),
+    # Keras 2.2.4 keras/engine/saving.py:414
+    ("  File \"/opt/conda/lib/python2.7/site-packages/keras/engine/saving.py\", line 414, in load_model\n"
+     "    raise ImportError('`load_model` requires h5py.')\nImportError: `load_model` requires h5py.\n",
+     "h5py-missing"),
+    # Pillow 10.0.0 release notes: constants removed
+    ("    img = img.resize((w, h), Image.ANTIALIAS)\nAttributeError: module 'PIL.Image' has no attribute 'ANTIALIAS'\n",
+     "pillow-api-removed"),
+    ("    w, h = draw.textsize(text, font=font)\nAttributeError: 'ImageDraw' object has no attribute 'textsize'\n",
+     "pillow-api-removed"),
+    # Pillow 7.0.0 release notes: PILLOW_VERSION removed (torchvision < 0.5 imports it)
+    ("  File \"/usr/lib/python3.6/site-packages/torchvision/transforms/functional.py\", line 5, in <module>\n"
+     "    from PIL import Image, ImageOps, ImageEnhance, PILLOW_VERSION\n"
+     "ImportError: cannot import name 'PILLOW_VERSION' from 'PIL' (/usr/lib/python3.6/site-packages/PIL/__init__.py)\n",
+     "pillow-api-removed"),
+    # scikit-learn 0.20 removed cross_validation (v0.18 notes); 0.23 removed externals.joblib (v0.21 notes)
+    ("    from sklearn.cross_validation import train_test_split\n"
+     "ModuleNotFoundError: No module named 'sklearn.cross_validation'\n", "sklearn-module-removed"),
+    ("    from sklearn.externals import joblib\n"
+     "ImportError: cannot import name 'joblib' from 'sklearn.externals' "
+     "(/usr/lib/python3.8/site-packages/sklearn/externals/__init__.py)\n",
+     "sklearn-module-removed"),
+    # Tk without a display (matplotlib backends documentation)
+    ("  File \"/usr/lib/python3.6/tkinter/__init__.py\", line 2020, in __init__\n"
+     "    self.tk = _tkinter.create(screenName, baseName, className, interactive, wantobjects, useTk, sync, use)\n"
+     "_tkinter.TclError: no display name and no $DISPLAY environment variable\n", "matplotlib-no-display"),
+    # matplotlib 3.0 removed hold
+    ("    plt.hold(True)\nAttributeError: module 'matplotlib.pyplot' has no attribute 'hold'\n",
+     "matplotlib-api-removed"),
+    # pandas 1.0 removed .ix and as_matrix
+    ("    y = df.ix[:, 0]\n  File \"/usr/lib/python3.8/site-packages/pandas/core/generic.py\", line 5274, "
+     "in __getattr__\n"
+     "AttributeError: 'DataFrame' object has no attribute 'ix'\n", "pandas-api-removed"),
+    ("AttributeError: 'DataFrame' object has no attribute 'as_matrix'\n", "pandas-api-removed"),
+    # protobuf 4.21 (protobuf.dev news 2022-05-06)
+    ("  File \"/usr/lib/python3.9/site-packages/google/protobuf/descriptor.py\", line 755, in __new__\n"
+     "    _message.Message._CheckCalledFromGeneratedFile()\n"
+     "TypeError: Descriptors cannot not be created directly.\n"
+     "If this call came from a _pb2.py file, your generated code is out of date and must be regenerated "
+     "with protoc >= 3.19.0.\n",
+     "protobuf4-old-generated-code"),
+    # OpenCV 3.0 removed cv2.cv
+    ("    fourcc = cv2.cv.CV_FOURCC(*'XVID')\nAttributeError: module 'cv2' has no attribute 'cv'\n",
+     "opencv3-cv-module-removed"),
+    ("    img = cv2.imread(path, cv2.CV_LOAD_IMAGE_GRAYSCALE)\nAttributeError: 'module' object has no "
+     "attribute 'CV_LOAD_IMAGE_GRAYSCALE'\n",
+     "opencv3-cv-module-removed"),
+    # opencv-python's GUI build links libGL (opencv-python README: headless packages)
+    ("    import cv2\nImportError: libGL.so.1: cannot open shared object file: No such file or directory\n",
+     "opencv-system-libs-missing"),
+    # OpenCV 3 returned three values from findContours
+    ("    _, contours, hierarchy = cv2.findContours(mask, cv2.RETR_TREE, cv2.CHAIN_APPROX_SIMPLE)\n"
+     "ValueError: not enough values to unpack (expected 3, got 2)\n", "opencv4-findcontours-two-values"),
+    # gensim 4.0.0 gensim/models/keyedvectors.py:646
+    ("  File \"/usr/lib/python3.8/site-packages/gensim/models/keyedvectors.py\", line 735, in vocab\n"
+     "AttributeError: The vocab attribute was removed from KeyedVector in Gensim 4.0.0.\n", "gensim4-api-removed"),
+    ("    model = gensim.models.Word2Vec(sentences, size=300, window=5)\n"
+     "TypeError: __init__() got an unexpected keyword argument 'size'\n", "gensim4-api-removed"),
+    # nltk 3.8.1 nltk/data.py:565-566, with the terminal colours NLTK prints around the name
+    ("LookupError: \n*****\n  Resource \x1b[93mpunkt\x1b[0m not found.\n"
+     "  Please use the NLTK Downloader to obtain the resource:\n\n  >>> import nltk\n  >>> nltk.download('punkt')\n",
+     "nltk-data-not-downloaded"),
+    # Theano rel-1.0.5 theano/printing.py:780; Keras 2.2.4 keras/utils/vis_utils.py:28; pydot v1.4.2 pydot.py:1931
+    ("RuntimeError: Failed to import pydot. You must install graphviz and either pydot or pydot-ng for "
+     "`pydotprint` to work.\n",
+     "graphviz-pydot-missing"),
+    ("OSError: `pydot` failed to call GraphViz.Please install GraphViz (https://www.graphviz.org/) and "
+     "ensure that its executables are in the $PATH.\n",
+     "graphviz-pydot-missing"),
+    ("FileNotFoundError: [Errno 2] \"dot\" not found in path.\n", "graphviz-pydot-missing"),
+    # pydot v1.1.0 pydot.py:410, gone in 1.2.0; Theano rel-0.7 theano/printing.py:19
+    ("  File \"/usr/lib/python2.7/site-packages/theano/printing.py\", line 19, in <module>\n"
+     "    if pd.find_graphviz():\nAttributeError: 'module' object has no attribute 'find_graphviz'\n",
+     "pydot-find-graphviz-removed"),
+    # imageio v2.5.0 imageio/plugins/ffmpeg.py:38-41
+    ("  File \"/usr/lib/python3.6/site-packages/moviepy/config.py\", line 36, in <module>\n"
+     "    imageio.plugins.ffmpeg.download()\n"
+     "RuntimeError: imageio.ffmpeg.download() has been deprecated. Use 'pip install imageio-ffmpeg' instead.'\n",
+     "ffmpeg-missing-for-video"),
+    # Python 2.7 reading a Python 3 pickle
+    ("    data = cPickle.load(f)\nValueError: unsupported pickle protocol: 3\n", "pickle-protocol-too-new"),
+    # numpy/lib/format.py read_array on a Python 2 object array
+    ("UnicodeError: Unpickling a python object failed: UnicodeDecodeError('ascii', b'\\x80', 0, 1, "
+     "'ordinal not in range(128)')\n"
+     "You may need to pass the encoding= option to numpy.load\n", "python2-pickle-on-python3"),
+    ("    from PIL import Image\nModuleNotFoundError: No module named 'PIL'\n", "pip-name-differs-from-module"),
+    # HDF5's open error with errno 2: the file is not there
+    ("OSError: Unable to open file (unable to open file: name = 'weights/vgg16.h5', errno = 2, "
+     "error message = 'No such file or directory', flags = 0, o_flags = 0)\n", "dataset-file-missing"),
+    # a Git LFS pointer under the .h5 name (github.com/wassname/satellite_leak_detection/issues/1)
+    ("  File \"h5py/h5f.pyx\", line 78, in h5py.h5f.open\nOSError: Unable to open file (file signature not found)\n",
+     "hdf5-file-not-hdf5"),
+    ("ModuleNotFoundError: No module named '_tkinter'\n", "tkinter-missing"),
+    ("ImportError: No module named _tkinter, please install the python-tk package\n", "tkinter-missing"),
+    # matplotlib src/_macosx.m
+    ("RuntimeError: Python is not installed as a framework. The Mac OS X backend will not be able to function "
+     "correctly if Python is not installed as a framework.\n", "matplotlib-macosx-framework"),
+    # xlrd 2.0.0 changes: .xls only
+    ("  File \"/usr/lib/python3.7/site-packages/xlrd/__init__.py\", line 170, in open_workbook\n"
+     "    raise XLRDError(FILE_FORMAT_DESCRIPTIONS[file_format]+'; not supported')\n"
+     "xlrd.biffh.XLRDError: Excel xlsx file; not supported\n", "xlrd2-no-xlsx"),
+    # scikit-learn 0.22 removed Imputer, 0.23 utils.linear_assignment_
+    ("ImportError: cannot import name 'Imputer' from 'sklearn.preprocessing'\n", "sklearn-module-removed"),
+    ("ModuleNotFoundError: No module named 'sklearn.utils.linear_assignment_'\n", "sklearn-module-removed"),
+    # OpenCV's highgui without a GUI backend (opencv-python-headless)
+    ("cv2.error: OpenCV(4.5.1) /io/opencv/modules/highgui/src/window.cpp:651: error: (-2:Unspecified "
+     "error) The function is not implemented. Rebuild the library with Windows, GTK+ 2.x or Cocoa support. If you "
+     "are on Ubuntu or Debian, install libgtk2.0-dev and pkg-config, then re-run cmake or configure script in "
+     "function 'cvShowImage'\n", "opencv-no-gui"),
+    # cv2.imread gave None: OpenCV 4 and OpenCV 3 wordings of the assertion that follows
+    ("cv2.error: OpenCV(4.1.1) /io/opencv/modules/imgproc/src/color.cpp:182: error: (-215:Assertion failed) "
+     "!_src.empty() in function 'cvtColor'\n", "dataset-file-missing"),
+    ("cv2.error: /io/opencv/modules/highgui/src/window.cpp:325: error: (-215) size.width>0 && size.height>0 "
+     "in function imshow\n", "dataset-file-missing"),
+    # scikit-learn 0.22 made sklearn.ensemble.forest private and 0.24 removed it: an old pickled model
+    ("  File \"/usr/lib/python3.9/site-packages/joblib/numpy_pickle.py\", line 585, in load\n"
+     "ModuleNotFoundError: No module named 'sklearn.ensemble.forest'\n", "sklearn-module-removed"),
+    # old networkx drawing on a newer matplotlib
+    ("AttributeError: module 'matplotlib.cbook' has no attribute 'iterable'\n", "matplotlib-api-removed"),
+    ("ModuleNotFoundError: No module named 'pandas.io.data'\n", "pandas-api-removed"),
+    ("    vec = model['king']\n  File \"/usr/lib/python3.8/site-packages/gensim/models/word2vec.py\", line 10\n"
+     "TypeError: 'Word2Vec' object is not subscriptable\n", "gensim4-api-removed"),
+]
+
+
+def _first(text: str) -> list[str]:
+    return [f.cause for f in explain_text(text).recognised][:1]
+
+
+@pytest.mark.parametrize("text, cause", CASES, ids=[f"{c}-{i}" for i, (_, c) in enumerate(CASES)])
+def test_an_upstream_message_names_its_cause_first(text, cause):
+    assert _first(text) == [cause]
+
+
+def test_every_third_party_finding_carries_an_openable_source_and_a_remedy():
+    for text, cause in CASES:
+        finding = explain_text(text).recognised[0]
+        assert finding.remedy and problem(finding.source) is None, cause
+        assert finding.signature_sources and all(problem(s) is None for s in finding.signature_sources), cause
+
+
+def test_a_str_decode_error_outside_keras_hdf5_loading_is_no_h5py_cause():
+    # Python 2 code calls .decode() on str in many places; only Keras' HDF5 loader makes it h5py 3.
+    plain = "    line = line.decode('utf-8')\nAttributeError: 'str' object has no attribute 'decode'\n"
+    assert "h5py3-keras-decode" not in [f.cause for f in explain_text(plain).recognised]
+    finding = explain_text(KERAS_LOAD).recognised[0]
+    assert finding.confidence == "medium" and finding.asks  # the h5py version decides
+
+
+def test_values_from_the_message_reach_the_evidence_notes():
+    found = explain_text("AttributeError: module 'PIL.Image' has no attribute 'LINEAR'\n").recognised[0]
+    assert any("`Image.LINEAR` was removed in Pillow 10" in e.note for e in found.evidence)
+    nltk = explain_text("  Resource \x1b[93mstopwords\x1b[0m not found.\n"
+                        "  Please use the NLTK Downloader to obtain the resource:\n").recognised[0]
+    assert nltk.values.get("resource") == "stopwords"
+
+
+def test_harmless_warnings_are_no_cause_of_a_later_unrelated_error():
+    tqdm = ("/usr/lib/python3.11/site-packages/tqdm/auto.py:21: TqdmWarning: IProgress not found. "
+            "Please update jupyter and ipywidgets. See https://ipywidgets.readthedocs.io/en/stable/user_install.html\n")
+    pillow = ("train.py:40: DeprecationWarning: ANTIALIAS is deprecated and will be removed in Pillow 10 "
+              "(2023-07-01). Use LANCZOS or Resampling.LANCZOS instead.\n")
+    sklearn = ("/usr/lib/python2.7/site-packages/sklearn/cross_validation.py:41: DeprecationWarning: This module was "
+               "deprecated in version 0.18 in favor of the model_selection module into which all the refactored "
+               "classes and functions are moved. This module will be removed in 0.20.\n")
+    later = "Traceback (most recent call last):\n  File \"run.py\", line 3, in <module>\nKeyError: 'lr'\n"
+    for warning, cause in ((tqdm, "tqdm-notebook-needs-ipywidgets"), (pillow, "pillow-api-removed"),
+                           (sklearn, "sklearn-module-removed")):
+        alone = explain_text(warning).findings
+        assert alone[0].cause == cause and alone[0].warning, cause
+        assert _first(warning + later) == [], cause
+
+
+def test_an_unquoted_python2_module_name_needs_cv2_beside_it_for_opencv():
+    bare = "AttributeError: 'module' object has no attribute 'cv'\n"
+    assert "opencv3-cv-module-removed" not in [f.cause for f in explain_text(bare).recognised]
+    assert _first("    cv2.cv.CV_FOURCC(*'XVID')\n" + bare) == ["opencv3-cv-module-removed"]
+
+
+
+def test_python2s_unquoted_tkinter_stays_python3_code_and_the_agg_warning_is_harmless():
+    assert _first("ImportError: No module named tkinter\n") == ["python3-code-on-python2"]
+    agg = ("mnist.py:90: UserWarning: Matplotlib is currently using agg, which is a non-GUI backend, "
+           "so cannot show the figure.\n")
+    alone = explain_text(agg).findings
+    assert alone[0].cause == "matplotlib-agg-cannot-show" and alone[0].warning
+    assert _first(agg + "Traceback (most recent call last):\nIndexError: list index out of range\n") == []
+
+
+def test_nltks_python2_message_names_the_resource_and_a_bare_not_found_needs_nltk():
+    py2 = ("  Resource u'tokenizers/punkt/english.pickle' not found.  Please\n"
+           "  use the NLTK Downloader to obtain the resource:  >>> nltk.download()\n")
+    assert explain_text(py2).recognised[0].values.get("resource") == "tokenizers/punkt/english.pickle"
+    assert _first("Resource punkt not found.\n") == []  # no NLTK in the log: another library's words
+
+
+def test_moviepy_2_names_and_imagemagick():
+    # moviepy v2.0.0 docs/getting_started/updating_to_v2.rst; moviepy v1.0.3 moviepy/video/VideoClip.py:1139-1145
+    assert _first("    from moviepy.editor import VideoFileClip\n"
+                  "ModuleNotFoundError: No module named 'moviepy.editor'\n") == ["moviepy2-api-changed"]
+    assert _first("    clip = clip.set_duration(5)\n"
+                  "AttributeError: 'ImageClip' object has no attribute 'set_duration'\n") == ["moviepy2-api-changed"]
+    imagemagick = ("OSError: MoviePy Error: creation of None failed because of the following error:\n\n"
+                   "[WinError 2] The system cannot find the file specified.\n\n.This error can be due to the fact that "
+                   "ImageMagick is not installed on your computer, or (for Windows users) that you didn't specify the "
+                   "path to the ImageMagick binary in file conf.py, or that the path you specified is incorrect\n")
+    found = explain_text(imagemagick).recognised[0]
+    assert found.cause == "moviepy-imagemagick-missing" and found.confidence == "medium" and found.asks
+
+
+def test_pillows_damaged_and_oversized_images():
+    # Pillow 9.5.0 src/PIL/ImageFile.py:255, src/PIL/Image.py:3297 and :3162-3180
+    assert _first("OSError: image file is truncated (7 bytes not processed)\n") == ["image-file-damaged"]
+    unknown = explain_text("PIL.UnidentifiedImageError: cannot identify image file 'data/train/cat.1.jpg'\n").recognised
+    assert unknown[0].cause == "image-file-damaged" and unknown[0].confidence == "medium" and unknown[0].asks
+    bomb = "Image size (200000000 pixels) exceeds limit of 178956970 pixels, could be decompression bomb DOS attack.\n"
+    assert _first("PIL.Image.DecompressionBombError: " + bomb) == ["pillow-image-too-large"]
+    warned = explain_text("Image.py:3176: DecompressionBombWarning: " + bomb).findings
+    assert warned[0].cause == "pillow-image-too-large" and warned[0].warning
+
+
+def test_tqdm_notebook_raising_the_iprogress_text_is_the_cause_not_a_warning():
+    # tqdm v4.66.1 tqdm/notebook.py:107-108: tqdm.notebook raises what tqdm.auto only warns
+    raised = ("Traceback (most recent call last):\n  File \"train.py\", line 4, in <module>\n"
+              "ImportError: IProgress not found. Please update jupyter and ipywidgets. "
+              "See https://ipywidgets.readthedocs.io/en/stable/user_install.html\n")
+    found = explain_text(raised).recognised
+    assert [f.cause for f in found] == ["tqdm-notebook-needs-ipywidgets"] and not found[0].warning
