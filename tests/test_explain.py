@@ -788,3 +788,15 @@ def test_a_wrappers_warning_is_no_cause_of_a_later_unrelated_failure():
 def test_wrapper_messages_as_printed_name_their_cause(log, cause):
     found = explain_text(log).recognised
     assert found and found[0].cause == cause and found[0].confidence != "low"
+
+
+@pytest.mark.parametrize("death", ["Segmentation fault (core dumped)", "Aborted (core dumped)", "Killed",
+                                   "E..Segmentation fault: 11", "Illegal instruction"])
+def test_a_process_killed_by_a_signal_has_failed_so_a_warning_beside_it_is_no_cause(death):
+    warning = "WARNING (theano.tensor.blas): Using NumPy C-API based implementation for BLAS functions.\n"
+    alone = explain_text(warning).recognised
+    assert [(f.cause, f.confidence) for f in alone] == [("blas-numpy-fallback", "medium")]
+    died = explain_text(warning + "Epoch 1/10\n" + death + "\n")
+    assert died.recognised == () and [f.confidence for f in died.findings] == ["low"]
+    # a line that only mentions the words is no death
+    assert explain_text(warning + "the job was killed by the scheduler, see below\n").recognised == alone
