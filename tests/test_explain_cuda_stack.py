@@ -13,8 +13,9 @@ PYGPU = "ERROR (theano.gpuarray): Could not initialize pygpu, support disabled\n
 # libgpuarray v0.7.6 src/private_cuda.h:45-50: '<call>: <CUresult name>: <cuGetErrorString>'
 LIBGPUARRAY = PYGPU + "pygpu.gpuarray.GpuArrayException: b'cuInit: {name}: {text}'\n"
 # Theano rel-0.9.0 theano/sandbox/cuda/basic_ops.py:832-836: 'Cuda error: <kernel>: <cudaGetErrorString>.'
-OLD_BACKEND = ("Traceback (most recent call last):\n  File \"/env/lib/python2.7/site-packages/theano/compile/function_module.py\""
-               ", line 859, in __call__\nRuntimeError: Cuda error: kernel_reduce_ccontig_node_0: {text}. "
+OLD_BACKEND = ("Traceback (most recent call last):\n"
+               "  File \"/env/lib/python2.7/site-packages/theano/compile/function_module.py\", line 859, in __call__\n"
+               "RuntimeError: Cuda error: kernel_reduce_ccontig_node_0: {text}. "
                "(grid: 1 x 1; block: 1024 x 1 x 1)\n")
 
 SPECIFIC = [
@@ -29,13 +30,15 @@ SPECIFIC = [
     (OLD_BACKEND.format(text="uncorrectable ECC error encountered"), "gpu-ecc-uncorrectable", "high"),
     ("$ nvidia-smi\nUnable to determine the device handle for GPU 0000:02:00.0: GPU is lost.  Reboot the system "
      "to recover this GPU\n", "gpu-fallen-off-bus", "high"),
-    ("[ 1843.30] NVRM: Xid (PCI:0000:44:00): 79, pid=1234, GPU has fallen off the bus.\n", "gpu-fallen-off-bus", "high"),
+    ("[ 1843.30] NVRM: Xid (PCI:0000:44:00): 79, pid=1234, GPU has fallen off the bus.\n",
+     "gpu-fallen-off-bus", "high"),
     ("[ 9.42] NVRM: API mismatch: the client has the version 367.44, but\n"
      "NVRM: this kernel module has the version 367.35.  Please\n", "driver-library-mismatch", "high"),
     ("$ nvidia-smi\nNo devices were found\n", "no-gpu-visible", "medium"),
     ("$ sudo modprobe nvidia\nmodprobe: ERROR: could not insert 'nvidia': Required key not available\n",
      "nvidia-module-secure-boot", "high"),
-    ("modprobe: ERROR: could not insert 'nvidia_uvm': Key was rejected by service\n", "nvidia-module-secure-boot", "high"),
+    ("modprobe: ERROR: could not insert 'nvidia_uvm': Key was rejected by service\n",
+     "nvidia-module-secure-boot", "high"),
     ("$ sudo modprobe nvidia\nmodprobe: FATAL: Module nvidia not found in directory /lib/modules/5.4.0-42-generic\n",
      "nvidia-module-not-built", "high"),
     ("ERROR: The Nouveau kernel driver is currently in use by your system.  This\n"
@@ -49,7 +52,8 @@ SPECIFIC = [
      "gpu-too-old", "medium"),
     (PYGPU + "GpuArrayException: b'cublasSgemm(h->h, ...): (cublas) GPU ressource allocation failed.'\n",
      "gpu-out-of-memory", "medium"),
-    ("RuntimeError: Could not set tensorNd descriptor: CUDNN_STATUS_VERSION_MISMATCH\n", "cudnn-version-mixed", "medium"),
+    ("RuntimeError: Could not set tensorNd descriptor: CUDNN_STATUS_VERSION_MISMATCH\n",
+     "cudnn-version-mixed", "medium"),
 ]
 
 
@@ -98,8 +102,8 @@ def test_the_module_taint_of_a_working_driver_is_never_the_cause():
 
 
 def test_host_compiler_properties_and_nvml_unknown_error_only_ask():
-    for log, cause in (("gcc: No such file or directory\nnvcc fatal   : Failed to preprocess host compiler properties.\n",
-                        "nvcc-host-compiler-unusable"),
+    preprocess = "gcc: No such file or directory\nnvcc fatal   : Failed to preprocess host compiler properties.\n"
+    for log, cause in ((preprocess, "nvcc-host-compiler-unusable"),
                        ("$ nvidia-smi\nFailed to initialize NVML: Unknown Error\n", "no-gpu-visible")):
         result = explain_text(log)
         assert result.recognised == ()
