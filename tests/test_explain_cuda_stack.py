@@ -45,11 +45,11 @@ SPECIFIC = [
      "       driver is incompatible with the NVIDIA driver, and must be disabled\n", "nouveau-blocks-nvidia", "high"),
     ("[ 15.30] NVRM: The NVIDIA Tesla M2070 GPU installed in this system is\n"
      "NVRM:  supported through the NVIDIA 390.xx Legacy drivers. Please\n", "gpu-not-supported-by-driver", "medium"),
-    ("nvcc fatal   : Value 'sm_86' is not defined for option 'gpu-name'\n", "gpu-arch-unsupported", "high"),
+    ("nvcc fatal   : Value 'sm_86' is not defined for option 'gpu-name'\n", "gpu-arch-unsupported", "medium"),
     ("tmpxft_0000120c_00000000-1.cpp\nnvcc fatal   : Host compiler targets unsupported OS.\n",
      "nvcc-host-compiler-target", "medium"),
     (PYGPU + "GpuArrayException: b'cublasSgemm(h->h, ...): (cublas) Operation not supported by device.'\n",
-     "gpu-too-old", "medium"),
+     "cublas-op-not-on-this-gpu", "medium"),
     (PYGPU + "GpuArrayException: b'cublasSgemm(h->h, ...): (cublas) GPU ressource allocation failed.'\n",
      "gpu-out-of-memory", "medium"),
     ("RuntimeError: Could not set tensorNd descriptor: CUDNN_STATUS_VERSION_MISMATCH\n",
@@ -115,3 +115,5 @@ def test_the_garbage_and_the_gpu_architecture_values_keep_their_own_rows():
     assert explain_text("nvcc fatal   : Value 'sm_1234' is not defined for option 'gpu-name'\n").recognised == ()
     arch = explain_text("nvcc fatal   : Value 'sm_86' is not defined for option 'gpu-name'\n").recognised[0]
     assert arch.values.get("arch") == "sm_86"
+    ptxas = explain_text("ptxas fatal   : Value 'sm_121a' is not defined for option 'gpu-name'\n").recognised[0]
+    assert (ptxas.cause, ptxas.values.get("arch"), bool(ptxas.asks)) == ("gpu-arch-unsupported", "sm_121a", True)
