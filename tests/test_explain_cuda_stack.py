@@ -48,6 +48,8 @@ SPECIFIC = [
     ("nvcc fatal   : Value 'sm_86' is not defined for option 'gpu-name'\n", "gpu-arch-unsupported", "medium"),
     ("tmpxft_0000120c_00000000-1.cpp\nnvcc fatal   : Host compiler targets unsupported OS.\n",
      "nvcc-host-compiler-target", "medium"),
+    ("NVCC src/caffe/util/im2col.cu\nnvcc fatal   : Path to libdevice library not specified\n",
+     "nvcc-libdevice-not-found", "medium"),
     (PYGPU + "GpuArrayException: b'cublasSgemm(h->h, ...): (cublas) Operation not supported by device.'\n",
      "cublas-op-not-on-this-gpu", "medium"),
     (PYGPU + "GpuArrayException: b'cublasSgemm(h->h, ...): (cublas) GPU ressource allocation failed.'\n",
