@@ -81,7 +81,8 @@ CASES = [
     ("    building 'dfftpack' library\n    error: library dfftpack has Fortran sources but no Fortran compiler found\n"
      "    ----------------------------------------\n"
      "Command \"/usr/bin/python3 -u -c \"import setuptools, tokenize;__file__='/tmp/pip-install-a1/scipy/setup.py'\" "
-     "install --record /tmp/pip-record-b2/install-record.txt\" failed with error code 1 in /tmp/pip-install-a1/scipy/\n",
+     "install --record /tmp/pip-record-b2/install-record.txt\" failed with error code 1 in "
+     "/tmp/pip-install-a1/scipy/\n",
      "source-build-needs-blas-fortran"),
     # a setup.py importing numpy at its top under pip's build isolation (PEP 518)
     (framed("Traceback (most recent call last):", "  File \"<string>\", line 2, in <module>",
@@ -168,8 +169,9 @@ def test_a_wheel_build_pip_recovered_from_is_no_cause_of_a_later_error():
 
 
 def test_no_version_at_all_is_only_a_hint_that_asks_what_would_decide():
-    finding = explain_text("ERROR: Could not find a version that satisfies the requirement lasagne==0.2 "
-                           "(from versions: none)\nERROR: No matching distribution found for lasagne==0.2\n").findings[0]
+    log = ("ERROR: Could not find a version that satisfies the requirement lasagne==0.2 (from versions: none)\n"
+           "ERROR: No matching distribution found for lasagne==0.2\n")
+    finding = explain_text(log).findings[0]
     assert finding.cause == "pip-version-not-found" and finding.confidence == "low" and finding.asks
 
 
