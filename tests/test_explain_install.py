@@ -127,6 +127,16 @@ CASES = [
     ("Reading package lists... Done\nBuilding dependency tree... Done\nE: Unable to locate package python-theano\n",
      "apt-package-unavailable"),
     ("Package 'python-pygpu' has no installation candidate\n", "apt-package-unavailable"),
+    # pip 24.0 src/pip/_internal/resolution/resolvelib/factory.py:776-778, :809
+    ("ERROR: Cannot install -r requirements.txt (line 2) and numpy==1.13.3 because these package versions have "
+     "conflicting dependencies.\n\nThe conflict is caused by:\n    The user requested numpy==1.13.3\n"
+     "    scipy 1.5.4 depends on numpy>=1.14.5\n\nERROR: ResolutionImpossible: for help visit "
+     "https://pip.pypa.io/en/latest/topics/dependency-resolution/#dealing-with-dependency-conflicts\n",
+     "pip-pins-conflict"),
+    # pip 24.0 src/pip/_internal/req/req_uninstall.py:512-514
+    ("  Attempting uninstall: PyYAML\n    Found existing installation: PyYAML 3.12\n"
+     "ERROR: Cannot uninstall 'PyYAML'. It is a distutils installed project and thus we cannot accurately "
+     "determine which files belong to it which would lead to only a partial uninstall.\n", "pip-distutils-installed"),
 ]
 
 
@@ -195,3 +205,13 @@ def test_a_print_statement_in_the_users_own_code_stays_python2_code():
     own = ("  File \"train.py\", line 12\n    print 'epoch', epoch\n    ^\n"
            "SyntaxError: Missing parentheses in call to 'print'. Did you mean print('epoch', epoch)?\n")
     assert _first(own) == ["python2-code-on-python3"]
+
+
+def test_a_missing_wheel_package_is_harmless_when_pip_falls_back():
+    log = ("  Running setup.py bdist_wheel for lasagne ... error\n  usage: -c [global_opts] cmd1 [cmd1_opts]\n"
+           "  error: invalid command 'bdist_wheel'\n  Failed building wheel for lasagne\n"
+           "  Running setup.py install for lasagne ... done\nSuccessfully installed Lasagne-0.2.dev1\n")
+    found = explain_text(log).findings
+    assert [f.cause for f in found][:1] == ["wheel-package-missing"] and found[0].logged
+    later = "Traceback (most recent call last):\n  File \"run.py\", line 3, in <module>\nKeyError: 'lr'\n"
+    assert _first(log + later) == []
