@@ -215,3 +215,12 @@ def test_a_missing_wheel_package_is_harmless_when_pip_falls_back():
     assert [f.cause for f in found][:1] == ["wheel-package-missing"] and found[0].logged
     later = "Traceback (most recent call last):\n  File \"run.py\", line 3, in <module>\nKeyError: 'lr'\n"
     assert _first(log + later) == []
+
+
+def test_an_option_this_pip_lacks_names_the_release_only_where_the_text_decides():
+    newer = explain_text("pip install: error: no such option: --break-system-packages\n").findings
+    assert [(f.cause, f.confidence) for f in newer] == [("pip-option-unknown", "high")]
+    other = explain_text("pip install: error: no such option: --use-feature\n").findings
+    assert [(f.cause, f.confidence) for f in other] == [("pip-option-unknown", "low")] and other[0].asks
+    removed = explain_text("pip install: error: no such option: --allow-external\n").findings
+    assert [f.cause for f in removed] == ["pip-option-removed"]
