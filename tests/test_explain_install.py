@@ -103,7 +103,8 @@ CASES = [
      "ERROR: Could not build wheels for Theano, which is required to install pyproject.toml-based projects\n",
      "python-headers-missing"),
     # Python 3.12 under pip: an old pin's build imports distutils / pkgutil.ImpImporter
-    (framed("  File \"/tmp/pip-install-3x/scipy_c1/setup.py\", line 31, in <module>",
+    (framed("  File \"/usr/local/lib/python3.12/site-packages/setuptools/build_meta.py\", line 311, in run_setup",
+            "  File \"/tmp/pip-install-3x/scipy_c1/setup.py\", line 31, in <module>",
             "    from numpy.distutils.core import setup",
             "ModuleNotFoundError: No module named 'numpy.distutils'"), "python-too-new"),
     ("  Getting requirements to build wheel ... error\n" + framed(
@@ -224,3 +225,17 @@ def test_an_option_this_pip_lacks_names_the_release_only_where_the_text_decides(
     assert [(f.cause, f.confidence) for f in other] == [("pip-option-unknown", "low")] and other[0].asks
     removed = explain_text("pip install: error: no such option: --allow-external\n").findings
     assert [f.cause for f in removed] == ["pip-option-removed"]
+
+
+def test_distutils_missing_from_a_build_is_python_312_only_where_the_log_shows_that_python():
+    # before 3.12 the text has other roots (Debian's python3-distutils, a numpy 2 build environment)
+    py311 = framed("  File \"/usr/lib/python3.11/site-packages/setuptools/build_meta.py\", line 311, in run_setup",
+                   "  File \"/tmp/pip-install-3x/scipy_c1/setup.py\", line 31, in <module>",
+                   "ModuleNotFoundError: No module named 'numpy.distutils'")
+    assert "python-too-new" not in [f.cause for f in explain_text(py311).recognised]
+
+
+def test_conda_removes_packages_not_found_is_no_channel_problem():
+    log = ("PackagesNotFoundError: The following packages are missing from the target environment:\n"
+           "  - theano\n")
+    assert "conda-package-not-in-channels" not in [f.cause for f in explain_text(log).findings]
