@@ -128,6 +128,11 @@ CASES = [
     ("Reading package lists... Done\nBuilding dependency tree... Done\nE: Unable to locate package python-theano\n",
      "apt-package-unavailable"),
     ("Package 'python-pygpu' has no installation candidate\n", "apt-package-unavailable"),
+    # setuptools v65.5.0 setuptools/_distutils/spawn.py:64; CPython 2.7 Lib/distutils/spawn.py
+    (framed("building 'h5py._conv' extension", "gcc -pthread -fPIC -I/usr/include/python3.7m -c h5py/_conv.c",
+            "error: command 'gcc' failed: No such file or directory"), "build-compiler-missing"),
+    ("    unable to execute 'x86_64-linux-gnu-gcc': No such file or directory\n"
+     "    error: command 'x86_64-linux-gnu-gcc' failed with exit status 1\n", "build-compiler-missing"),
     # pip 24.0 src/pip/_internal/resolution/resolvelib/factory.py:776-778, :809
     ("ERROR: Cannot install -r requirements.txt (line 2) and numpy==1.13.3 because these package versions have "
      "conflicting dependencies.\n\nThe conflict is caused by:\n    The user requested numpy==1.13.3\n"
@@ -164,7 +169,7 @@ def test_pips_summary_is_a_consequence_of_the_reason_the_build_printed():
 
 
 def test_pips_summary_alone_names_no_cause():
-    alone = framed("error: command 'gcc' failed: No such file or directory")
+    alone = framed("error: command 'gcc' failed with exit code 1")
     assert _first(alone) == []
     assert "pip-build-failed" in [f.cause for f in explain_text(alone).findings]
 
