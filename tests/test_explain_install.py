@@ -133,6 +133,12 @@ CASES = [
             "error: command 'gcc' failed: No such file or directory"), "build-compiler-missing"),
     ("    unable to execute 'x86_64-linux-gnu-gcc': No such file or directory\n"
      "    error: command 'x86_64-linux-gnu-gcc' failed with exit status 1\n", "build-compiler-missing"),
+    # https://github.com/yaml/pyyaml/issues/601: PyYAML 5.4.1's setup.py under Cython 3
+    ("  Getting requirements to build wheel ... error\n" + framed(
+        "running egg_info", "  File \"<string>\", line 271, in get_source_files",
+        "  File \"/tmp/pip-build-env-1/overlay/lib/python3.9/site-packages/setuptools/_distutils/cmd.py\", "
+        "line 107, in __getattr__", "    raise AttributeError(attr)", "AttributeError: cython_sources"),
+     "cython3-old-package-build"),
     # pip 24.0 src/pip/_internal/resolution/resolvelib/factory.py:776-778, :809
     ("ERROR: Cannot install -r requirements.txt (line 2) and numpy==1.13.3 because these package versions have "
      "conflicting dependencies.\n\nThe conflict is caused by:\n    The user requested numpy==1.13.3\n"
