@@ -1,0 +1,252 @@
+"""`explain` on install-time messages: what pip, setuptools, numpy.distutils, conda and apt print
+when the pins of an old Theano stack meet a newer machine. Each log is the upstream message as
+the tool prints it; the comment names the upstream file (at its tag) or the document."""
+
+from __future__ import annotations
+
+import pytest
+
+from theanodoctor.explain import explain_text
+from theanodoctor.sources import problem
+
+# pip >= 22 frames a failed build like this (pip 24.0 src/pip/_internal/exceptions.py:364, :403).
+PIP_FRAME = (
+    "  error: subprocess-exited-with-error\n"
+    "  \n"
+    "  × python setup.py egg_info did not run successfully.\n"
+    "  │ exit code: 1\n"
+    "  ╰─> [{n} lines of output]\n"
+    "{output}"
+    "      [end of output]\n"
+    "  \n"
+    "  note: This error originates from a subprocess, and is likely not a problem with pip.\n"
+    "error: metadata-generation-failed\n"
+    "\n"
+    "× Encountered error while generating package metadata.\n")
+
+
+def framed(*lines: str) -> str:
+    return PIP_FRAME.format(n=len(lines), output="".join(f"      {line}\n" for line in lines))
+
+
+CASES = [
+    # setuptools v58.0.4 setuptools/dist.py:296, setuptools/_distutils/core.py:113
+    (framed("error in anyjson setup command: use_2to3 is invalid."), "setuptools-2to3-removed"),
+    # pip 24.0 src/pip/_internal/resolution/resolvelib/factory.py:692, :697, :710
+    ("Collecting Theano==1.0.5\n"
+     "ERROR: Ignored the following versions that require a different python version: 1.22.0 Requires-Python >=3.8\n"
+     "ERROR: Could not find a version that satisfies the requirement numpy==1.22.0 (from versions: 1.3.0, 1.4.1, "
+     "1.19.4, 1.19.5)\n"
+     "ERROR: No matching distribution found for numpy==1.22.0\n", "pip-requires-python"),
+    # the same message without skipped versions: the pin has no file for this Python
+    ("ERROR: Could not find a version that satisfies the requirement tensorflow==1.15.5 (from versions: 2.12.0, "
+     "2.13.0, 2.14.0)\nERROR: No matching distribution found for tensorflow==1.15.5\n", "pip-version-not-found"),
+    # pip 24.0 factory.py:710 with a name that is not on PyPI (pygpu is on conda-forge)
+    ("ERROR: Could not find a version that satisfies the requirement pygpu==0.7.6 (from versions: none)\n"
+     "ERROR: No matching distribution found for pygpu==0.7.6\n", "pygpu-missing"),
+    # pip 24.0 src/pip/_internal/resolution/legacy/resolver.py:107 (pip 9 to 20)
+    ("Collecting scipy==1.5.4\n  Using cached scipy-1.5.4.tar.gz (25.2 MB)\n"
+     "ERROR: Package 'scipy' requires a different Python: 2.7.18 not in '>=3.6'\n", "pip-requires-python"),
+    # numpy v1.22.0 setup.py: the version gate pip < 9 does not read from the metadata
+    ("    Traceback (most recent call last):\n      File \"<string>\", line 1, in <module>\n"
+     "      File \"/tmp/pip-build-Xq3/numpy/setup.py\", line 28, in <module>\n"
+     "        raise RuntimeError(\"Python version >= 3.8 required.\")\n"
+     "    RuntimeError: Python version >= 3.8 required.\n", "pip-requires-python"),
+    # https://github.com/pypa/get-pip templates/default.py
+    ("$ python get-pip.py\nERROR: This script does not work on Python 2.7 The minimum supported Python version is "
+     "3.7. Please use https://bootstrap.pypa.io/pip/2.7/get-pip.py instead.\n", "pip-too-new-for-python"),
+    # pip 24.0 NEWS.rst:2229 (19.0 removed it); optparse's message
+    ("\nUsage:   \n  pip install [options] <requirement specifier> [package-index-options] ...\n\n"
+     "no such option: --process-dependency-links\n", "pip-option-removed"),
+    ("pip install: error: no such option: --allow-external\n", "pip-option-removed"),
+    # pip 24.0 src/pip/_internal/exceptions.py:668 (PEP 668, Debian 12)
+    ("error: externally-managed-environment\n\n× This environment is externally managed\n╰─> To install Python "
+     "packages system-wide, try apt install\n    python3-xyz, where xyz is the package you are trying to\n"
+     "    install.\n", "pip-externally-managed"),
+    # https://pypi.org/help/#tls-deprecation
+    ("Collecting theano\n  Could not fetch URL https://pypi.python.org/simple/theano/: There was a problem confirming "
+     "the ssl certificate: [SSL: TLSV1_ALERT_PROTOCOL_VERSION] tlsv1 alert protocol version (_ssl.c:590) - skipping\n"
+     "  Could not find a version that satisfies the requirement theano (from versions: )\n"
+     "No matching distribution found for theano\n", "pip-old-tls"),
+    # setuptools v65.5.0 setuptools/msvc.py:243
+    (framed("building 'h5py.defs' extension",
+            "error: Microsoft Visual C++ 14.0 or greater is required. Get it with \"Microsoft C++ Build Tools\": "
+            "https://visualstudio.microsoft.com/visual-cpp-build-tools/"), "msvc-build-tools-missing"),
+    # scipy v1.2.1 scipy/linalg/setup.py
+    (framed("  File \"scipy/linalg/setup.py\", line 20, in configuration",
+            "    raise NotFoundError('no lapack/blas resources found')",
+            "numpy.distutils.system_info.NotFoundError: no lapack/blas resources found"),
+     "source-build-needs-blas-fortran"),
+    # numpy v1.16.6 numpy/distutils/command/build_clib.py
+    ("    building 'dfftpack' library\n    error: library dfftpack has Fortran sources but no Fortran compiler found\n"
+     "    ----------------------------------------\n"
+     "Command \"/usr/bin/python3 -u -c \"import setuptools, tokenize;__file__='/tmp/pip-install-a1/scipy/setup.py'\" "
+     "install --record /tmp/pip-record-b2/install-record.txt\" failed with error code 1 in "
+     "/tmp/pip-install-a1/scipy/\n",
+     "source-build-needs-blas-fortran"),
+    # a setup.py importing numpy at its top under pip's build isolation (PEP 518)
+    (framed("Traceback (most recent call last):", "  File \"<string>\", line 2, in <module>",
+            "  File \"/tmp/pip-install-8k/lasagne_0a/setup.py\", line 4, in <module>",
+            "    import numpy", "ModuleNotFoundError: No module named 'numpy'"), "build-dependency-missing"),
+    # a package whose release is Python 2 only, built by Python 3
+    (framed("Traceback (most recent call last):", "  File \"<string>\", line 36, in <module>",
+            "  File \"/tmp/pip-install-w7/nolearn_5f/setup.py\", line 12",
+            "    print 'Installing nolearn'", "    ^",
+            "SyntaxError: Missing parentheses in call to 'print'. Did you mean print('Installing nolearn')?"),
+     "package-python2-only"),
+    # gcc under pip: Python.h missing (the build's output)
+    ("  building 'theano.scan_module.scan_perform' extension\n"
+     "  x86_64-linux-gnu-gcc -pthread -fPIC -I/usr/include/python3.8 -c scan_perform.c\n"
+     "  scan_perform.c:4:10: fatal error: Python.h: No such file or directory\n"
+     "  error: command 'x86_64-linux-gnu-gcc' failed with exit status 1\n"
+     "  ERROR: Failed building wheel for Theano\n"
+     "ERROR: Could not build wheels for Theano, which is required to install pyproject.toml-based projects\n",
+     "python-headers-missing"),
+    # Python 3.12 under pip: an old pin's build imports distutils / pkgutil.ImpImporter
+    (framed("  File \"/usr/local/lib/python3.12/site-packages/setuptools/build_meta.py\", line 311, in run_setup",
+            "  File \"/tmp/pip-install-3x/scipy_c1/setup.py\", line 31, in <module>",
+            "    from numpy.distutils.core import setup",
+            "ModuleNotFoundError: No module named 'numpy.distutils'"), "python-too-new"),
+    ("  Getting requirements to build wheel ... error\n" + framed(
+        "  File \"/tmp/pip-build-env-1/overlay/lib/python3.12/site-packages/pkg_resources/__init__.py\", line 2172",
+        "    register_finder(pkgutil.ImpImporter, find_on_path)",
+        "AttributeError: module 'pkgutil' has no attribute 'ImpImporter'. Did you mean: 'zipimporter'?"),
+     "python-too-new"),
+    # conda 4.14.0 conda/exceptions.py:609
+    ("Collecting package metadata (current_repodata.json): done\nSolving environment: failed\n\n"
+     "PackagesNotFoundError: The following packages are not available from current channels:\n\n"
+     "  - pygpu=0.6.9\n\nCurrent channels:\n\n  - https://repo.anaconda.com/pkgs/main/osx-arm64\n",
+     "conda-package-not-in-channels"),
+    # conda 4.14.0 conda/exceptions.py:37
+    ("Solving environment: failed\n\nResolvePackageNotFound: \n  - python=2.7\n", "conda-package-not-in-channels"),
+    # conda 4.14.0 conda/exceptions.py:688
+    ("Found conflicts! Looking for incompatible packages.\n"
+     "UnsatisfiableError: The following specifications were found\nto be incompatible with the existing python "
+     "installation in your environment:\n\nSpecifications:\n\n  - theano=1.0.1 -> python[version='>=2.7,<2.8.0a0|"
+     ">=3.5,<3.6.0a0|>=3.6,<3.7.0a0']\n\nYour python: python=3.9\n", "conda-unsatisfiable"),
+    # apt's cacheset.cc
+    ("Reading package lists... Done\nBuilding dependency tree... Done\nE: Unable to locate package python-theano\n",
+     "apt-package-unavailable"),
+    ("Package 'python-pygpu' has no installation candidate\n", "apt-package-unavailable"),
+    # setuptools v65.5.0 setuptools/_distutils/spawn.py:64; CPython 2.7 Lib/distutils/spawn.py
+    (framed("building 'h5py._conv' extension", "gcc -pthread -fPIC -I/usr/include/python3.7m -c h5py/_conv.c",
+            "error: command 'gcc' failed: No such file or directory"), "build-compiler-missing"),
+    ("    unable to execute 'x86_64-linux-gnu-gcc': No such file or directory\n"
+     "    error: command 'x86_64-linux-gnu-gcc' failed with exit status 1\n", "build-compiler-missing"),
+    # https://github.com/yaml/pyyaml/issues/601: PyYAML 5.4.1's setup.py under Cython 3
+    ("  Getting requirements to build wheel ... error\n" + framed(
+        "running egg_info", "  File \"<string>\", line 271, in get_source_files",
+        "  File \"/tmp/pip-build-env-1/overlay/lib/python3.9/site-packages/setuptools/_distutils/cmd.py\", "
+        "line 107, in __getattr__", "    raise AttributeError(attr)", "AttributeError: cython_sources"),
+     "cython3-old-package-build"),
+    # pip 24.0 src/pip/_internal/resolution/resolvelib/factory.py:776-778, :809
+    ("ERROR: Cannot install -r requirements.txt (line 2) and numpy==1.13.3 because these package versions have "
+     "conflicting dependencies.\n\nThe conflict is caused by:\n    The user requested numpy==1.13.3\n"
+     "    scipy 1.5.4 depends on numpy>=1.14.5\n\nERROR: ResolutionImpossible: for help visit "
+     "https://pip.pypa.io/en/latest/topics/dependency-resolution/#dealing-with-dependency-conflicts\n",
+     "pip-pins-conflict"),
+    # pip 24.0 src/pip/_internal/req/req_uninstall.py:512-514
+    ("  Attempting uninstall: PyYAML\n    Found existing installation: PyYAML 3.12\n"
+     "ERROR: Cannot uninstall 'PyYAML'. It is a distutils installed project and thus we cannot accurately "
+     "determine which files belong to it which would lead to only a partial uninstall.\n", "pip-distutils-installed"),
+]
+
+
+def _first(text: str) -> list[str]:
+    return [f.cause for f in explain_text(text).recognised][:1]
+
+
+@pytest.mark.parametrize(("text", "cause"), CASES, ids=[f"{i:02d}-{c}" for i, (_, c) in enumerate(CASES)])
+def test_an_install_time_message_names_its_cause_first(text, cause):
+    assert _first(text) == [cause]
+
+
+def test_every_install_finding_carries_an_openable_source_and_a_remedy():
+    for text, cause in CASES:
+        finding = explain_text(text).recognised[0]
+        assert finding.remedy and problem(finding.source) is None, cause
+        assert finding.signature_sources and all(problem(s) is None for s in finding.signature_sources), cause
+
+
+def test_pips_summary_is_a_consequence_of_the_reason_the_build_printed():
+    found = explain_text(CASES[0][0]).findings
+    assert [f.cause for f in found][:2] == ["setuptools-2to3-removed", "pip-build-failed"]
+    assert found[1].consequence_of == "setuptools-2to3-removed"
+
+
+def test_pips_summary_alone_names_no_cause():
+    alone = framed("error: command 'gcc' failed with exit code 1")
+    assert _first(alone) == []
+    assert "pip-build-failed" in [f.cause for f in explain_text(alone).findings]
+
+
+def test_a_wheel_build_pip_recovered_from_is_no_cause_of_a_later_error():
+    recovered = ("  Running setup.py bdist_wheel for Theano ... error\n  Failed building wheel for Theano\n"
+                 "  Running setup.py clean for Theano\nFailed to build Theano\nInstalling collected packages: Theano\n"
+                 "  Running setup.py install for Theano ... done\nSuccessfully installed Theano-1.0.5\n")
+    later = "Traceback (most recent call last):\n  File \"train.py\", line 3, in <module>\nKeyError: 'lr'\n"
+    assert _first(recovered + later) == []
+    finding = explain_text(recovered).findings[0]
+    assert finding.cause == "pip-build-failed" and finding.logged
+
+
+def test_no_version_at_all_is_only_a_hint_that_asks_what_would_decide():
+    log = ("ERROR: Could not find a version that satisfies the requirement lasagne==0.2 (from versions: none)\n"
+           "ERROR: No matching distribution found for lasagne==0.2\n")
+    finding = explain_text(log).findings[0]
+    assert finding.cause == "pip-version-not-found" and finding.confidence == "low" and finding.asks
+
+
+def test_the_versions_pip_could_use_reach_the_evidence():
+    finding = explain_text(CASES[2][0]).recognised[0]
+    assert finding.values["requirement"] == "tensorflow==1.15.5"
+    assert any("2.12.0, 2.13.0, 2.14.0" in e.note for e in finding.evidence)
+
+
+def test_pips_verbose_link_lines_and_a_numpy_import_outside_a_build_are_no_install_causes():
+    # `pip -v` logs every link it skips for Requires-Python, also when the install succeeds
+    verbose = ("  Link requires a different Python (3.6.15 not in: '>=3.7'): https://files.pythonhosted.org/"
+               "packages/numpy-1.21.6.zip\nSuccessfully installed numpy-1.19.5\n")
+    assert "pip-requires-python" not in [f.cause for f in explain_text(verbose).findings]
+    own = "Traceback (most recent call last):\n  File \"train.py\", line 1, in <module>\n" \
+          "ModuleNotFoundError: No module named 'numpy'\n"
+    assert "build-dependency-missing" not in [f.cause for f in explain_text(own).recognised]
+
+
+def test_a_print_statement_in_the_users_own_code_stays_python2_code():
+    own = ("  File \"train.py\", line 12\n    print 'epoch', epoch\n    ^\n"
+           "SyntaxError: Missing parentheses in call to 'print'. Did you mean print('epoch', epoch)?\n")
+    assert _first(own) == ["python2-code-on-python3"]
+
+
+def test_a_missing_wheel_package_is_harmless_when_pip_falls_back():
+    log = ("  Running setup.py bdist_wheel for lasagne ... error\n  usage: -c [global_opts] cmd1 [cmd1_opts]\n"
+           "  error: invalid command 'bdist_wheel'\n  Failed building wheel for lasagne\n"
+           "  Running setup.py install for lasagne ... done\nSuccessfully installed Lasagne-0.2.dev1\n")
+    found = explain_text(log).findings
+    assert [f.cause for f in found][:1] == ["wheel-package-missing"] and found[0].logged
+    later = "Traceback (most recent call last):\n  File \"run.py\", line 3, in <module>\nKeyError: 'lr'\n"
+    assert _first(log + later) == []
+
+
+def test_an_option_this_pip_lacks_names_the_release_only_where_the_text_decides():
+    newer = explain_text("pip install: error: no such option: --break-system-packages\n").findings
+    assert [(f.cause, f.confidence) for f in newer] == [("pip-option-unknown", "high")]
+    other = explain_text("pip install: error: no such option: --use-feature\n").findings
+    assert [(f.cause, f.confidence) for f in other] == [("pip-option-unknown", "low")] and other[0].asks
+    removed = explain_text("pip install: error: no such option: --allow-external\n").findings
+    assert [f.cause for f in removed] == ["pip-option-removed"]
+
+
+def test_distutils_missing_from_a_build_is_python_312_only_where_the_log_shows_that_python():
+    # before 3.12 the text has other roots (Debian's python3-distutils, a numpy 2 build environment)
+    py311 = framed("  File \"/usr/lib/python3.11/site-packages/setuptools/build_meta.py\", line 311, in run_setup",
+                   "  File \"/tmp/pip-install-3x/scipy_c1/setup.py\", line 31, in <module>",
+                   "ModuleNotFoundError: No module named 'numpy.distutils'")
+    assert "python-too-new" not in [f.cause for f in explain_text(py311).recognised]
+
+
+def test_conda_removes_packages_not_found_is_no_channel_problem():
+    log = ("PackagesNotFoundError: The following packages are missing from the target environment:\n"
+           "  - theano\n")
+    assert "conda-package-not-in-channels" not in [f.cause for f in explain_text(log).findings]
