@@ -106,3 +106,19 @@ def test_msvc_lnk1104_on_the_compiledir_module_is_not_a_missing_library():
     lib = "LINK : fatal error LNK1181: cannot open input file 'cudnn.lib'"
     found = explain_text(lib).findings
     assert found[0].cause == "link-library-missing" and found[0].values.get("lib") == "cudnn.lib"
+
+
+@pytest.mark.parametrize(("log", "flag"), [
+    ("clang: error: unknown argument: '-fno-such-flag'", "-fno-such-flag"),
+    ("ld: unknown option: --as-needed\nclang: error: linker command failed with exit code 1", "--as-needed"),
+])
+def test_clang_and_apple_ld_options_are_a_low_hint_that_asks_where_the_option_comes_from(log, flag):
+    found = explain_text(log + "\nException: Compilation failed (return status=1)").findings
+    assert found[0].cause == "compiler-option-rejected" and found[0].confidence == "low"
+    assert found[0].values.get("flag") == flag and found[0].asks
+
+
+def test_theano_080s_target_feature_keeps_its_own_cause():
+    log = ("clang: error: unknown argument: '-target-feature'\n"
+           "Exception: Compilation failed (return status=1) mod.cpp compiledir_Darwin theano")
+    assert explain_text(log).findings[0].cause == "theano-clang-native-flags"
