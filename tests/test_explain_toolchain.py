@@ -50,6 +50,7 @@ CASES = {
     "march": ("int f() { return 1; }\n", ("-march=notacpu2026",), "gcc-march-unknown"),
     "option": ("int f() { return 1; }\n", ("-fno-such-option-here",), "compiler-option-rejected"),
     "numpy-header": ("#include <numpy/arrayobject.h>\nint f() { return 1; }\n", (), "numpy-headers-missing"),
+    "cxx11": ("#include <cstdint>\nint f() { return 1; }\n", ("-std=c++98",), "cxx11-not-enabled"),
     "library": ("int f() { return 1; }\n", ("-lno_such_library_here",), "link-library-missing"),
     "non-pic": ('extern "C" int bump(void);\nint f() { return bump(); }\n', ("-lblasish",), "static-library-not-pic"),
 }
@@ -122,3 +123,10 @@ def test_theano_080s_target_feature_keeps_its_own_cause():
     log = ("clang: error: unknown argument: '-target-feature'\n"
            "Exception: Compilation failed (return status=1) mod.cpp compiledir_Darwin theano")
     assert explain_text(log).findings[0].cause == "theano-clang-native-flags"
+
+
+def test_the_two_mingw_seh_errors_keep_their_own_causes():
+    negative = explain_text("{standard input}:23367: Error: .seh_savexmm offset is negative").findings
+    assert negative[0].cause == "mingw-seh-offset-negative" and negative[0].confidence == "low"
+    invalid = explain_text("C:\\Users\\a\\AppData\\Local\\Temp\\cc1.s:48: Error: invalid register for .seh_savexmm")
+    assert invalid.findings[0].cause == "mingw-avx512-seh"
