@@ -86,6 +86,7 @@ def test_numpy_deprecated_api_warning_is_harmless_beside_a_real_error():
                "NumPy API, disable it with \" \"#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION\" [-Wcpp]\n")
     alone = explain_text(warning).findings
     assert [f.cause for f in alone] == ["numpy-deprecated-api-notice"] and alone[0].warning
+    assert alone[0].confidence == "low"  # it sits in logs of every kind of failure
     with_error = explain_text(warning + "mod.cpp:1:10: fatal error: Python.h: No such file or directory\n"
                               "Exception: Compilation failed (return status=1)\n").findings
     assert with_error[0].cause == "python-headers-missing"
