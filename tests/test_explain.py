@@ -440,6 +440,8 @@ def test_a_specific_error_ranks_before_an_error_theano_only_logged():
     for log in (logged + stated, stated + logged):
         found = explain_text(log).recognised
         assert [f.cause for f in found] == ["theano-too-old-for-code", "pygpu-missing"]
+
+
 def test_no_supported_visual_studio_with_a_listed_one_in_the_log_is_only_a_hint():
     message = ("nvcc fatal   : nvcc cannot find a supported version of Microsoft Visual Studio. Only the versions "
                "2010, 2012, and 2013 are supported\n")
@@ -689,14 +691,17 @@ def test_gpu_fft_names_the_module_it_could_not_import():
     found = explain_text("RuntimeError: pycuda is needed for CuIFFTOp\n").findings[0]
     assert (found.cause, found.confidence) == ("gpu-fft-deps-missing", "high")
     assert found.evidence[0].note == "`pycuda` could not be imported"
+
+
 def test_lasagne_hiding_why_theano_failed_defers_to_the_chained_error():
     # Lasagne replaces any ImportError of `import theano` by its own (lasagne/__init__.py:12-14);
     # Python 3 prints the error it chains to, which names the real cause.
     lasagne = ("  File \"/usr/lib/python3.6/site-packages/lasagne/__init__.py\", line 14, in <module>\n"
                "    raise ImportError(\"Could not import Theano.\" + install_instr)\n"
                "ImportError: Could not import Theano.\n")
-    alone = explain_text("Traceback (most recent call last):\n" + lasagne).recognised
-    assert [(f.cause, f.confidence) for f in alone] == [("theano-not-installed", "medium")]
+    # alone it is only a hint: Lasagne raises it for any ImportError of Theano's (missing or broken)
+    alone = explain_text("Traceback (most recent call last):\n" + lasagne).findings
+    assert [(f.cause, f.confidence) for f in alone] == [("theano-not-installed", "low")]
     assert alone[0].asks
     chained = ("Traceback (most recent call last):\n  File \"run.py\", line 1, in <module>\n"
                "AttributeError: module 'numpy' has no attribute 'bool'\n\n"
@@ -783,3 +788,15 @@ def test_a_wrappers_warning_is_no_cause_of_a_later_unrelated_failure():
 def test_wrapper_messages_as_printed_name_their_cause(log, cause):
     found = explain_text(log).recognised
     assert found and found[0].cause == cause and found[0].confidence != "low"
+
+
+@pytest.mark.parametrize("death", ["Segmentation fault (core dumped)", "Aborted (core dumped)", "Killed",
+                                   "E..Segmentation fault: 11", "Illegal instruction"])
+def test_a_process_killed_by_a_signal_has_failed_so_a_warning_beside_it_is_no_cause(death):
+    warning = "WARNING (theano.tensor.blas): Using NumPy C-API based implementation for BLAS functions.\n"
+    alone = explain_text(warning).recognised
+    assert [(f.cause, f.confidence) for f in alone] == [("blas-numpy-fallback", "medium")]
+    died = explain_text(warning + "Epoch 1/10\n" + death + "\n")
+    assert died.recognised == () and [f.confidence for f in died.findings] == ["low"]
+    # a line that only mentions the words is no death
+    assert explain_text(warning + "the job was killed by the scheduler, see below\n").recognised == alone

@@ -4,7 +4,8 @@ shows that what it names is not why the run failed.
 - A signature whose context is missing, whose `unless` text appears, or whose Python does not
   match is only a hint (low).
 - A warning (or an error Theano only reported and then went on without, see ``warning_ids``) is
-  low when the log ends in an exception (or shows a traceback whose end the paste lacks), or
+  low when the log ends in an exception (or shows a traceback whose end the paste lacks, or a
+  process killed by a signal: a segmentation fault, an abort, the out-of-memory killer), or
   shows a failure (a generic error such as a failed compilation), that no specific error explains.
 - A generic error (pygpu could not initialise, a compile failed) names no cause on its own: it
   is low unless a specific error, or a cause known to lead to it, is stated beside it."""
@@ -47,7 +48,7 @@ def confidences(scan: ScanResult, causes: dict[str, Cause], warnings: set[str]) 
     found = {sig_id: _confidence(hit, scan) for sig_id, hit in scan.hits.items()}
     _demote_lone_generic_errors(scan, causes, found, warnings)
     explained = any(sig_id not in warnings and level != "low" for sig_id, level in found.items())
-    failed = scan.final_exception is not None or scan.traceback or any(
+    failed = scan.final_exception is not None or scan.traceback or scan.died or any(
         causes[hit.signature.cause].generic for sig_id, hit in scan.hits.items() if sig_id not in warnings)
     if failed and not explained:
         found.update({sig_id: "low" for sig_id in scan.hits if sig_id in warnings})

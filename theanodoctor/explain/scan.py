@@ -31,7 +31,12 @@ FIRST_SIGNIFICANT, LAST_SIGNIFICANT = 12, 30
 OLD_BACKEND_SIGNS = ("theano/sandbox/cuda", "theano\\sandbox\\cuda", "theano.sandbox.cuda", "using gpu device")
 SIGNIFICANT_WORDS = ("error", "exception", "traceback", "fatal", "undefined reference", "could not", "cannot",
                      "failed", "unable", "warning (theano", "during handling of the above",
-                     "the above exception was")
+                     "the above exception was", "segmentation fault", "aborted", "illegal instruction",
+                     "killed")
+# The process died without a Python exception: what the shell (or the C library) prints for a
+# signal: SIGSEGV, SIGABRT, SIGBUS, SIGILL, SIGKILL (the kernel's out-of-memory killer).
+PROCESS_DIED = re.compile(r"(?:Segmentation fault|Aborted|Bus error|Illegal instruction)(?::\s*\d+)?"
+                          r"(?:\s*\(core dumped\))?\.?\s*$|^\s*Killed\s*$")
 EXCEPTION_LINE = re.compile(
     # a bare `Exception` too: Theano raises one for every failed compilation
     r"^\s*(?:[A-Za-z_][\w.]*\.)?(?P<type>Exception|[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure))"
@@ -60,6 +65,7 @@ class ScanResult:
     final_exception: tuple[int, str] | None = None
     python_hint: str | None = None  # a Python version seen in the log's paths
     traceback: bool = False  # a Python traceback began, even where the paste stops before its exception
+    died: bool = False  # the process was killed by a signal (PROCESS_DIED)
     nonblank: int = 0
 
     def significant(self) -> list[tuple[int, str]]:
@@ -137,6 +143,8 @@ class Scanner:
         self._significance(number, parts[0] if len(parts) == 1 else max(parts, key=_weight))
         if "traceback (most recent call last)" in raw.lower():
             self.result.traceback = True
+        if PROCESS_DIED.search(raw):
+            self.result.died = True
         for sig in (self.sigs[i] for i in candidates):
             for part in parts:
                 values = sig.match(part, part.lower())

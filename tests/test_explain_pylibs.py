@@ -1,0 +1,140 @@
+"""`explain` knows the messages Python, numpy and SciPy themselves print when legacy code meets a
+newer release: each snippet below runs in a real interpreter (the pyenv Pythons, the cached legacy
+environments with their real numpy and SciPy), and the traceback it prints, as printed, must be
+explained by the cause the catalogue gives that removal."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests import legacy_envs
+from theanodoctor.explain import explain_text
+
+# (where: a pyenv version "3.10" or a legacy env name, code, the cause that must come first)
+REAL = [
+    ("3.10", "from collections import Iterable", "python-too-new-for-code"),
+    ("3.10", "import collections; collections.Mapping", "python-too-new-for-code"),
+    ("3.8", "import time; time.clock()", "python-too-new-for-code"),
+    ("3.8", "from time import clock", "python-too-new-for-code"),
+    ("3.11", "from inspect import getargspec", "python-too-new-for-code"),
+    ("3.12", "import pkgutil; pkgutil.ImpImporter", "python-too-new-for-code"),
+    ("3.8", "import platform; platform.linux_distribution()", "python-too-new-for-code"),
+    ("3.9", "import fractions; fractions.gcd(4, 2)", "python-too-new-for-code"),
+    ("3.9", "import threading; threading.Thread().isAlive()", "python-too-new-for-code"),
+    ("3.9", "import array; array.array('i').tostring()", "python-too-new-for-code"),
+    ("3.11", "import inspect; inspect.getargspec(len)", "python-too-new-for-code"),
+    ("3.12", "import asynchat", "python-too-new-for-code"),
+    ("3.12", "import unittest; unittest.TestCase.assertEquals", "python-too-new-for-code"),
+    ("3.13", "import imghdr", "python-too-new-for-code"),
+    ("3.10", "exec('try:\\n  pass\\nexcept ValueError, e:\\n  pass')", "python2-code-on-python3"),
+    ("3.10", "exec('x = 0777')", "python2-code-on-python3"),
+    ("3.10", "exec('if 1:\\n\\tx = 1\\n        y = 2')", "python2-code-on-python3"),
+    ("3.10", "sorted([2, 1], cmp=lambda a, b: a - b)", "python2-code-on-python3"),
+    ("3.10", "len(map(str, [1]))", "python2-code-on-python3"),
+    ("3.10", "{}.keys().sort()", "python2-code-on-python3"),
+    ("3.10", "(x for x in []).next()", "python2-code-on-python3"),
+    ("3.10", "import sys; sys.maxint", "python2-code-on-python3"),
+    ("3.10", "from urllib import urlretrieve", "python2-code-on-python3"),
+    ("3.10", "import urllib; urllib.urlretrieve('x')", "python2-code-on-python3"),
+    ("3.10", "long(1)", "python2-code-on-python3"),
+    ("3.10", "import pickle\nwith open('model.pkl', 'w') as f:\n    pickle.dump(1, f)", "python2-code-on-python3"),
+    ("3.10", "import pickle\nwith open('m.pkl', 'wb') as f:\n    pickle.dump([1], f)\n"
+             "with open('m.pkl') as f:\n    pickle.load(f)", "python2-code-on-python3"),
+    ("3.10", "'abc'.translate(None, 'a')", "python2-code-on-python3"),
+    ("3.10", "range(7 / 2)", "python2-float-index"),
+    ("3.10", "[1, 2][3 / 2]", "python2-float-index"),
+    ("2.7", "import pickle; pickle.loads(b'\\x80\\x03K\\x01.')", "pickle-protocol-too-new"),
+    ("3.7", "import pickle; pickle.loads(b'\\x80\\x05K\\x01.')", "pickle-protocol-too-new"),
+    ("numpy123", "import numpy as np; np.asscalar(np.array([1]))", "numpy-too-new-for-code"),
+    ("numpy124", "import numpy as np; np.typeDict", "numpy-too-new-for-code"),
+    ("numpy124", "import numpy as np; np.zeros(7 / 2)", "python2-float-index"),
+    ("numpy124", "import numpy as np; range(np.float64(2))", "python2-float-index"),
+    ("numpy124", "import numpy as np; np.array([[1], [1, 2]])", "numpy-ragged-array"),
+    ("numpy124", "import numpy as np; a = np.zeros(3, dtype=int); a += 0.5", "numpy-inplace-casting"),
+    ("numpy124", "import numpy as np; np.save('o.npy', np.array([[1], [1, 2]], dtype=object)); np.load('o.npy')",
+     "numpy-load-allow-pickle"),
+    ("healthy37", "import numpy as np; np.save('o.npy', np.array([[1], [1, 2]], dtype=object)); np.load('o.npy')",
+     "numpy-load-allow-pickle"),
+    ("numpy2_311", "import numpy as np; np.float_", "numpy-too-new-for-code"),
+    ("numpy2_311", "import numpy as np; np.product([1])", "numpy-too-new-for-code"),
+    ("numpy2_311", "import numpy as np; np.array([1, 2], dtype='f4', copy=False)", "numpy-too-new-for-code"),
+    ("numpy2_311", "from numpy.core.umath_tests import matrix_multiply", "numpy-too-new-for-code"),
+    ("numpy2_311", "from numpy import bool8", "numpy-too-new-for-code"),
+    ("numpy2_311", "import numpy as np; np.zeros(2).itemset(0, 1)", "numpy-too-new-for-code"),
+    ("numpy2_311", "from numpy.lib.arraysetops import unique", "numpy-too-new-for-code"),
+    ("numpy2_311", "import numpy as np; np.array([300], dtype=np.uint8)", "numpy-too-new-for-code"),
+    ("numpy2_311", "import scipy; scipy.array([1])", "scipy-too-new-for-code"),
+    ("numpy2_311", "import scipy.signal; scipy.signal.gaussian(5, 1)", "scipy-too-new-for-code"),
+    ("numpy2_311", "from scipy.signal import gaussian", "scipy-too-new-for-code"),
+    ("numpy2_311", "from scipy import array", "scipy-too-new-for-code"),
+    ("numpy124", "import scipy.misc; scipy.misc.imread('x.png')", "scipy-misc-removed"),
+    ("healthy37", "from scipy import weave", "scipy-too-new-for-code"),
+    ("healthy37", "from scipy.stats import nanmean", "scipy-too-new-for-code"),
+    ("numpy123", "import scipy.stats; scipy.stats.itemfreq([1, 1])", "scipy-too-new-for-code"),
+]
+
+
+def _interpreter(where: str) -> str:
+    if where[0].isdigit():
+        return str(legacy_envs.find_interpreter(where))
+    return str(legacy_envs.env_python(legacy_envs.ensure_env(where)))
+
+
+def _run(where: str, code: str, cwd: Path) -> str:
+    """The traceback of ``code`` run as a script (so that, as in real logs, it shows the source lines)."""
+    (cwd / "snippet.py").write_text(code + "\n", encoding="utf-8")
+    proc = subprocess.run([_interpreter(where), "snippet.py"], cwd=cwd, capture_output=True, timeout=120,
+                          stdin=subprocess.DEVNULL)
+    assert proc.returncode != 0, f"{where}: {code!r} ran without an error"
+    return proc.stderr.decode("utf-8", "replace")
+
+
+@pytest.mark.parametrize(("where", "code", "cause"), REAL, ids=[f"{w}:{c[:40]}" for w, c, _ in REAL])
+def test_real_messages_name_their_cause(where, code, cause, tmp_path):
+    log = _run(where, code, tmp_path)
+    named = [f for f in explain_text(log).findings if f.confidence != "low"]
+    assert named and named[0].cause == cause, (log, [(f.cause, f.confidence) for f in named])
+
+
+def test_the_same_code_on_the_release_before_the_removal_runs(tmp_path):
+    """The rows rest on real removals: the release before each one still has the name."""
+    for where, code in (("3.7", "import time; time.clock()"), ("3.9", "from collections import Iterable"),
+                        ("healthy37", "import numpy as np; np.asscalar(np.array([1]))"),
+                        ("numpy123", "import numpy as np; np.typeDict"),
+                        ("numpy124", "import scipy; scipy.array([1])")):
+        proc = subprocess.run([_interpreter(where), "-W", "ignore", "-c", code], cwd=tmp_path,
+                              capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
+        assert proc.returncode == 0, (where, code, proc.stderr)
+
+
+def test_a_numpy2_pickle_read_by_numpy1_is_named(tmp_path):
+    writer = _interpreter("numpy2_311")
+    subprocess.run([writer, "-c", "import numpy, pickle; pickle.dump(numpy.arange(3), open('a.pkl', 'wb'))"],
+                   cwd=tmp_path, check=True, timeout=120)
+    log = _run("numpy124", "import pickle; pickle.load(open('a.pkl', 'rb'))", tmp_path)
+    first = [f for f in explain_text(log).findings if f.confidence != "low"][0]
+    assert first.cause == "numpy2-pickle-on-numpy1"
+
+
+def test_warnings_of_the_release_before_a_removal_are_only_hints():
+    """numpy 1.19-1.23 only warn about ragged arrays: a healthy run with the warning names no cause,
+    and a later unrelated error is not blamed on it."""
+    warning = ("<stdin>:1: VisibleDeprecationWarning: Creating an ndarray from ragged nested sequences (which is "
+               "a list-or-tuple of lists-or-tuples-or ndarrays with different lengths or shapes) is deprecated.\n")
+    assert [f.confidence for f in explain_text(warning).findings] == ["low"]
+    later = warning + "Traceback (most recent call last):\n  File \"x.py\", line 1\nKeyError: 'weights'\n"
+    assert all(f.confidence == "low" for f in explain_text(later).findings)
+
+
+def test_texts_with_several_roots_ask_for_what_would_decide():
+    found = explain_text("IndexError: only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) "
+                         "and integer or boolean arrays are valid indices\n").findings
+    assert [(f.cause, f.confidence) for f in found] == [("python2-float-index", "low")]
+    assert found[0].asks
+    found = explain_text("TypeError: a bytes-like object is required, not 'str'\n").findings
+    assert [(f.cause, f.confidence) for f in found] == [("python2-code-on-python3", "low")] and found[0].asks
+    # Python 2 has the names Python 3 removed: its own messages about them are no Python 3 removal
+    assert not [f for f in explain_text("ImportError: No module named cgi\n").findings if f.confidence != "low"]

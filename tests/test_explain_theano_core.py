@@ -1,0 +1,229 @@
+"""`explain` recognises the messages Theano's core raises, warns and logs, as Theano prints them.
+
+Each log below is built from an upstream message at a release tag (the comment names the file
+and line); the expected cause and confidence come from what the code around the message means."""
+
+from __future__ import annotations
+
+import pytest
+
+from theanodoctor.explain import explain_text
+
+SITE = "  File \"/home/u/env/lib/python3.6/site-packages/theano/{}\", line 1, in <module>\n"
+COMPILEDIR = "/home/u/.theano/compiledir_Linux-4.15--generic-x86_64-with-debian-buster-sid-x86_64-3.6.9-64"
+
+CASES = [
+    # theano/__init__.py:78 (rel-1.0.5): the package folder itself on sys.path, Python 3
+    ("Traceback (most recent call last):\n" + SITE.format("__init__.py")
+     + "RuntimeError: You have the theano directory in your Python path. This do not work in Python 3.\n",
+     "theano-dir-on-python-path", "high"),
+    # theano/configdefaults.py:949 (rel-1.0.5), :527 (rel-0.7)
+    ("TypeError: The environment variable OMP_NUM_THREADS should be a number, got 'auto'.\n",
+     "omp-num-threads-invalid", "high"),
+    # theano/configdefaults.py:286 and :205 (rel-1.0.5)
+    ("RuntimeError: The option `dnn.conv.workmem` has been removed and should not be used anymore. "
+     "Please use the option `dnn.conv.algo_fwd` instead.\n", "theano-flag-removed", "high"),
+    ("RuntimeError: Flag gpuarray.sync is deprecated and will be removed in next Theano release.\n",
+     "theano-flag-removed", "high"),
+    # theano/configdefaults.py:573 (rel-0.9.0)
+    ("RuntimeError: The `config.home` option has been removed and should not be used anymore. Please set the "
+     "`config.base_compiledir` option instead (for instance to: /home/u/.theano)\n", "theano-flag-removed", "high"),
+    # theano/configdefaults.py:1581 (rel-1.0.5)
+    ("ValueError: Valid values for an vm.lazy parameter should be None, False or True, not `yes`.\n",
+     "config-invalid-value", "high"),
+    # theano/configdefaults.py:177, :180, :486 (rel-1.0.5)
+    ("ValueError: Malformed context map: dev0=cuda0\n", "config-invalid-value", "high"),
+    ("ValueError: Cannot use cuda1 as context name\n", "config-invalid-value", "high"),
+    ("ValueError: Expected one of those string 'Mode', 'DebugMode', 'FAST_RUN', 'NanGuardMode', "
+     "'FAST_COMPILE', 'DEBUG_MODE' or an instance of Mode.\n", "config-invalid-value", "high"),
+    # theano/gof/cmodule.py:1933 (rel-1.0.5)
+    ("ValueError: Do not use -fopenmp in Theano flag gcc.cxxflags. To enable OpenMP, use the Theano flag "
+     "openmp=True\n", "cxxflags-fopenmp", "high"),
+    # theano/configdefaults.py:546 (rel-1.0.5): seen with clang++ as cxx too (Theano issue 5053)
+    ("WARNING (theano.configdefaults): Only clang++ is supported. With g++, we end up with strange g++/OSX bugs.\n",
+     "macos-cxx-not-clang", "low"),
+    # theano/gof/cmodule.py:1957 and :2022 (rel-1.0.5): a performance note
+    ("WARNING (theano.gof.cmodule): OPTIMIZATION WARNING: your Theano flag `cxx` seems not to be the g++ "
+     "compiler. So we disable the compiler optimization specific to g++ that tell to compile for a specific "
+     "CPU. At worst, this could cause slow down.\n", "cpu-tuning-flags-skipped", "medium"),
+    ("WARNING (theano.gof.cmodule): OPTIMIZATION WARNING: Theano was not able to find the g++ parameters that "
+     "tune the compilation to your  specific CPU. This can slow down the execution of Theano functions.\n",
+     "cpu-tuning-flags-skipped", "medium"),
+    # theano/gof/cmodule.py:1681 (rel-1.0.5): printed on every compilation, so only a hint
+    ("Your Python version is from Canopy. You need to install the package 'mingw 4.5.2' from Canopy package "
+     "manager.\n", "canopy-package-missing", "low"),
+    # theano/gof/cmodule.py:1196-1198 (rel-1.0.5)
+    (f"ERROR (theano.gof.cmodule): [Errno 31] Too many links: '{COMPILEDIR}/tmpa1b2c3'\n"
+     f"ERROR (theano.gof.cmodule): There are 31998 files in {COMPILEDIR}\n", "compiledir-too-many-entries", "medium"),
+    # theano/gof/lazylinker_c.py:128, theano/tensor/blas_headers.py:736 (rel-1.0.5)
+    ("Traceback (most recent call last):\n" + SITE.format("gof/lazylinker_c.py")
+     + "ImportError: The file lazylinker_c.c is not available.\n", "theano-c-sources-missing", "high"),
+    ("FileNotFoundError: [Errno 2] No such file or directory: "
+     "'/app/dist/theano/tensor/c_code/alt_blas_common.h'\n", "theano-c-sources-missing", "medium"),
+    # theano/tensor/blas.py:446 and :451 (rel-1.0.5)
+    ('ValueError: invalid token "C:\\OpenBLAS\\bin\\libopenblas.dll" in ldflags_str: '
+     '"C:\\OpenBLAS\\bin\\libopenblas.dll"\n', "blas-ldflags-invalid", "high"),
+    ("ValueError: ('Include dirs are not used for blas. We disable this as this can hide other headers and "
+     "this is not wanted.', '-I/opt/OpenBLAS/include')\n", "blas-ldflags-invalid", "high"),
+    # theano/tensor/blas.py:182 (rel-1.0.5): a warning, slower but working
+    ("WARNING (theano.tensor.blas): Failed to import scipy.linalg.blas, and Theano flag blas.ldflags is empty. "
+     "Falling back on slower implementations for dot(matrix, vector), dot(vector, matrix) and dot(vector, "
+     "vector) (cannot import name 'fblas')\n", "blas-numpy-fallback", "medium"),
+    # theano/gof/cmodule.py:367 and :986 (rel-1.0.5)
+    (f"ValueError: More than 1 compiled module in this directory:{COMPILEDIR}/tmpx9\n", "cache-corrupt", "medium"),
+    ("WARNING (theano.gof.cmodule): A module that was loaded by this ModuleCache can no longer be read from "
+     f"file {COMPILEDIR}/tmpq1/4f2a.so... this could lead to problems.\n",
+     "compiledir-shared-across-hosts", "medium"),
+    # theano/compile/sharedvalue.py:202 and theano/tensor/nnet/__init__.py:146 (rel-1.0.5)
+    ("Exception: sharedvar.value does not exist anymore. Use sharedvar.get_value() or sharedvar.set_value() "
+     "instead.\n", "theano-too-new-for-code", "high"),
+    ("ValueError: Keyword arguments 'imshp_logical' and 'kshp_logical' for conv2d are not supported anymore "
+     "(and have not been a reliable way to perform upsampling). That feature is still available by calling "
+     "theano.tensor.nnet.conv.conv2d() for the time being.\n", "theano-too-new-for-code", "high"),
+    # modules that rel-0.8.2 no longer has, and Theano-PyMC's renamed ones
+    ("ModuleNotFoundError: No module named 'theano.sandbox.scan'\n", "theano-too-new-for-code", "medium"),
+    ("ModuleNotFoundError: No module named 'theano.gof'\n", "code-needs-original-theano", "medium"),
+    ("ModuleNotFoundError: No module named 'theano.tensor.shared_randomstreams'\n", "code-needs-original-theano",
+     "medium"),
+    ("ModuleNotFoundError: No module named 'theano.compat.python2x'\n", "theano-too-new-for-code", "medium"),
+    ("ImportError: No module named python2x\n", "theano-too-new-for-code", "medium"),
+    # names added in 0.8, 0.9 and 0.10 (abstract_conv.py, bn.py, nnet.py at those tags)
+    ("Traceback (most recent call last):\n" + SITE.format("tensor/nnet/__init__.py")
+     + "AttributeError: 'module' object has no attribute 'bilinear_upsampling'\n", "theano-too-old-for-code", "medium"),
+    ("AttributeError: module 'theano.tensor.nnet' has no attribute 'batch_normalization_train'\n",
+     "theano-too-old-for-code", "medium"),
+    ("Traceback (most recent call last):\n  File \"model.py\", line 3, in <module>\n"
+     "    from theano.tensor.nnet.abstract_conv import separable_conv2d\n"
+     "ImportError: cannot import name 'separable_conv2d'\n", "theano-too-old-for-code", "medium"),
+    # theano/tensor/nnet/conv.py:657 (rel-1.0.5): floatX images against float64 filters
+    ("NotImplementedError: The image and the kernel must have the same type.inputs(float32), kerns(float64)\n",
+     "input-dtype-mismatch", "high"),
+    # Theano-PyMC rel-1.1.0 theano/configparser.py:405 and :586
+
+    ("ValueError: Invalid value ('float23') for configuration variable 'floatX'. Valid options are "
+     "('float64', 'float32', 'float16')\n",
+     "config-invalid-value", "high"),
+    ("DeprecationWarning: Accessing config through `theano.configparser.config` is deprecated. Use `theano.config` "
+     "instead.\n", "theano-deprecation-warning", "medium"),
+    # theano/tensor/type.py:252 (rel-0.7): no float16 before 0.8; downsample.py:77 (rel-0.7), gone at rel-0.9.0
+    ("TypeError: Unsupported dtype for TensorType: float16\n", "theano-too-old-for-code", "medium"),
+    ("ImportError: cannot import name 'DownsampleFactorMax'\n", "theano-too-new-for-code", "medium"),
+    # theano/sandbox/rng_mrg.py:657 (rel-1.0.5), :1041 (rel-0.7)
+    ("/env/lib/python2.7/site-packages/theano/sandbox/rng_mrg.py:1041: UserWarning: MRG_RandomStreams Can't "
+     "determine #streams from size (Shape.0), guessing 60*256\n", "rng-streams-guessed", "medium"),
+    # theano/scan_module/scan.py:85 (rel-0.9.0), absent at rel-0.8.2
+    ("TypeError: scan() got an unexpected keyword argument 'return_list'\n", "theano-too-old-for-code", "medium"),
+    # theano/tensor/opt.py:5628 and theano/gof/op.py:1217 (rel-1.0.5): notes, not failures
+    ("UserWarning: Your current code is fine, but Theano versions prior to 0.7 (or this development version "
+     "Sept 2014) might have given an incorrect result for this code. To disable this warning, set the Theano "
+     "flag warn.reduce_join to False.\n", "theano-old-bug-notice", "medium"),
+    ("UserWarning: Your g++ compiler fails to compile OpenMP code. We know this happen with some version of the "
+     "EPD mingw compiler and LLVM compiler on Mac OS X. We disable openmp everywhere in Theano.\n",
+     "cpu-tuning-flags-skipped", "medium"),
+    # theano/tensor/signal/pool.py:91 and :136 (rel-1.0.5), theano/compile/pfunc.py:274
+    ("/home/u/env/lib/python3.6/site-packages/theano/tensor/signal/pool.py:96: UserWarning: DEPRECATION: the 'ds' "
+     "parameter is not going to exist anymore as it is going to be replaced by the parameter 'ws'.\n",
+     "theano-deprecation-warning", "medium"),
+    ("model.py:40: UserWarning: pool_2d() will have the parameter ignore_border default value changed to True "
+     "(currently False). To have consistent behavior with all Theano version, explicitly add the parameter "
+     "ignore_border=True.\n", "theano-deprecation-warning", "medium"),
+    ("UserWarning: The Param class is deprecated. Replace Param(default=N) by theano.In(value=N)\n",
+     "theano-deprecation-warning", "medium"),
+]
+
+
+@pytest.mark.parametrize("log,cause,confidence", CASES, ids=[f"{c[1]}-{i}" for i, c in enumerate(CASES)])
+def test_theano_core_message_names_its_cause(log, cause, confidence):
+    found = explain_text(log).findings
+    assert [(f.cause, f.confidence) for f in found][:1] == [(cause, confidence)]
+
+
+def test_the_release_that_added_a_missing_name_is_named():
+    found = explain_text("AttributeError: module 'theano.tensor.nnet' has no attribute 'ctc'\n").recognised
+    assert [f.cause for f in found] == ["theano-too-old-for-code"]
+    assert any("Theano 0.10" in e.note for e in found[0].evidence)
+
+
+def test_a_name_missing_from_keras_backend_is_no_theano_release_problem():
+    found = explain_text("AttributeError: module 'keras.backend' has no attribute 'logsoftmax'\n"
+                         + SITE.format("__init__.py")).findings
+    assert "theano-too-old-for-code" not in {f.cause for f in found}
+
+
+def test_theano_pymc_renames_ask_which_theano_is_installed():
+    found = explain_text("ModuleNotFoundError: No module named 'theano.scan_module'\n").recognised
+    assert [f.cause for f in found] == ["code-needs-original-theano"] and found[0].asks
+
+
+def test_a_deprecation_warning_is_no_cause_of_an_unrelated_exception():
+    log = ("UserWarning: The Param class is deprecated. Replace Param(default=N) by theano.In(value=N)\n"
+           "Traceback (most recent call last):\n  File \"train.py\", line 9, in <module>\n"
+           "ZeroDivisionError: division by zero\n")
+    found = explain_text(log)
+    assert found.recognised == ()
+    assert [(f.cause, f.confidence) for f in found.findings] == [("theano-deprecation-warning", "low")]
+
+
+@pytest.mark.parametrize("warning", [
+    # theano/tensor/basic.py:4683, :5086, :2183 (rel-1.0.5)
+    "DeprecationWarning: stack(*tensors) interface is deprecated, use stack(tensors, axis=0) instead.",
+    "DeprecationWarning: Flatten class is deprecated, please use flatten method instead.",
+    "UserWarning: theano.tensor.round() changed its default from `half_away_from_zero` to `half_to_even` to have "
+    "the same default as NumPy. Use the Theano flag `warn.round=False` to disable this warning.",
+    # theano/compile/function.py:269 (rel-1.0.5), :213 (rel-0.7)
+    "UserWarning: The parameter 'updates' of theano.function() expects an OrderedDict, got <class 'dict'>. Using "
+    "a standard dictionary here results in non-deterministic behavior.",
+])
+def test_old_forms_theano_still_runs_are_named_as_such(warning):
+    found = explain_text(warning + "\n").findings
+    assert [(f.cause, f.confidence, f.warning) for f in found] == [("theano-deprecation-warning", "medium", True)]
+
+
+def test_scans_missing_c_source_is_a_missing_theano_file():
+    # theano/scan_module/scan_perform_ext.py:76 (rel-1.0.5)
+    log = ("UserWarning: The file scan_perform.c is not available. This donot happen normally. You are probably "
+           "in a strangesetup.\n")
+    assert [f.cause for f in explain_text(log).recognised] == ["theano-c-sources-missing"]
+
+
+def test_scans_renamed_clone_argument_is_a_deprecation():
+    # theano/scan_module/scan_utils.py:217 (rel-1.0.5)
+    log = ("UserWarning: In `clone()` function, the argument `copy_inputs` has been deprecated and renamed into "
+           "`share_inputs`\n")
+    assert [f.cause for f in explain_text(log).recognised] == ["theano-deprecation-warning"]
+
+
+def test_a_conv2d_argument_an_older_theano_ignores_names_the_release_that_has_it():
+    # theano/tensor/nnet/__init__.py:123-127 (rel-0.8.2): **kwargs it does not know are ignored
+    log = ("/env/lib/python2.7/site-packages/theano/tensor/nnet/__init__.py:127: UserWarning: ['filter_dilation'] "
+           "are now deprecated in `tensor.nnet.abstract_conv.conv2d` interface and will be ignored.\n")
+    found = explain_text(log).recognised
+    assert [(f.cause, f.confidence) for f in found] == [("theano-too-old-for-code", "medium")]
+    assert "filter_dilation" in found[0].evidence[0].note
+    other = log.replace("filter_dilation", "pad_mode")
+    assert explain_text(other).recognised == ()
+
+
+CONV_CHECK = ("AssertionError: AbstractConv2d Theano optimization failed: there is no implementation available "
+              "supporting the requested options. Did you exclude both \"conv_dnn\" and \"conv_gemm\" from the "
+              "optimizer? If on GPU, is cuDNN available and does the GPU support it? If on CPU, do you have a BLAS "
+              "library installed Theano can link against? On the CPU we do not support float16.\n")
+
+
+def test_no_convolution_implementation_alone_is_a_hint_that_asks():
+    # theano/tensor/nnet/opt.py:494 (rel-1.0.5): several roots, the message names them all
+    found = explain_text(CONV_CHECK)
+    assert found.recognised == ()
+    hint = [f for f in found.findings if f.cause == "conv-no-implementation"]
+    assert hint and hint[0].confidence == "low" and hint[0].asks
+
+
+def test_no_convolution_implementation_after_g_plus_plus_not_detected_is_the_missing_compiler():
+    # theano/configdefaults.py:580 (rel-1.0.5): without cxx the gemm convolution is skipped (opt.py:74)
+    log = ("WARNING (theano.configdefaults): g++ not detected ! Theano will be unable to execute optimized "
+           "C-implementations (for both CPU and GPU) and will default to Python implementations. Performance "
+           "will be severely degraded. To remove this warning, set Theano flags cxx to an empty string.\n"
+           + CONV_CHECK)
+    found = explain_text(log).recognised
+    assert [f.cause for f in found][:2] == ["gxx-missing", "conv-no-implementation"]
+    assert found[1].consequence_of == "gxx-missing"
