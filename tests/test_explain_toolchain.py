@@ -131,3 +131,12 @@ def test_the_two_mingw_seh_errors_keep_their_own_causes():
     assert negative[0].cause == "mingw-seh-offset-negative" and negative[0].confidence == "low"
     invalid = explain_text("C:\\Users\\a\\AppData\\Local\\Temp\\cc1.s:48: Error: invalid register for .seh_savexmm")
     assert invalid.findings[0].cause == "mingw-avx512-seh"
+
+
+
+def test_apple_ld_skipping_a_library_of_the_other_architecture():
+    log = ("ld: warning: ignoring file /opt/homebrew/lib/libopenblas.dylib, building for macOS-x86_64 but "
+           "attempting to link with file built for macOS-arm64\nUndefined symbols for architecture x86_64:\n"
+           "Exception: Compilation failed (return status=1) compiledir_macOS mod.cpp")
+    first = explain_text(log).findings[0]
+    assert first.cause == "macos-link-arch-mismatch" and first.values.get("found") == "arm64"
