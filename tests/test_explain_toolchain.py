@@ -136,3 +136,10 @@ def test_apple_ld_skipping_a_library_of_the_other_architecture():
            "Exception: Compilation failed (return status=1) compiledir_macOS mod.cpp")
     first = explain_text(log).findings[0]
     assert first.cause == "macos-link-arch-mismatch" and first.values.get("found") == "arm64"
+
+
+def test_msvc_reading_gcc_options():
+    error = explain_text("cl : Command line error D8021 : invalid numeric argument '/Wno-unused-label'").findings
+    assert error[0].cause == "compiler-option-rejected" and error[0].values.get("flag") == "/Wno-unused-label"
+    warning = explain_text("cl : Command line warning D9002 : ignoring unknown option '-fno-math-errno'").findings
+    assert warning[0].cause == "compiler-option-rejected" and warning[0].warning
