@@ -1,0 +1,145 @@
+"""The C/C++ tool chain's own diagnostics inside Theano's compile failures: the real g++ and
+ld of this machine print them, wrapped the way Theano's cmodule raises them, and `explain` must
+name the cause from the compiler's text alone."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from theanodoctor.explain import explain_text
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="GNU g++/ld diagnostics (Linux)")
+
+
+def _theano_failure(stderr: str, compiledir: Path) -> str:
+    """What Theano rel-1.0.5 theano/gof/cmodule.py:2410 raises: the stderr on one line."""
+    one_line = stderr.strip().replace("\n", ". ")
+    return ("Traceback (most recent call last):\n"
+            f'  File "{compiledir}/theano/gof/cmodule.py", line 2410, in compile_str\n'
+            f"Exception: ('The following error happened while compiling the node', 'Compilation failed "
+            f"(return status=1): {one_line}')\n")
+
+
+def _compile(tmp_path: Path, source: str, *args: str) -> str:
+    """Run the real g++ as Theano does (a mod.cpp in a compiledir folder) and return its stderr."""
+    work = tmp_path / "compiledir_Linux-x86_64" / "tmpabc"
+    work.mkdir(parents=True, exist_ok=True)
+    (work / "mod.cpp").write_text(source)
+    run = subprocess.run(["g++", "-shared", "-fPIC", "-o", str(work / "m.so"), str(work / "mod.cpp"), *args],
+                         capture_output=True, text=True, cwd=work, check=False)
+    assert run.returncode != 0, "the compile was meant to fail"
+    return run.stderr
+
+
+def _non_pic_archive(tmp_path: Path) -> str:
+    """A static archive built without -fPIC (as a static BLAS can be)."""
+    obj = tmp_path / "blasish.o"
+    (tmp_path / "blasish.c").write_text("int counter; int bump(void) { return ++counter; }\n")
+    subprocess.run(["gcc", "-fno-pic", "-c", str(tmp_path / "blasish.c"), "-o", str(obj)], check=True)
+    subprocess.run(["ar", "rcs", str(tmp_path / "libblasish.a"), str(obj)], check=True)
+    return str(tmp_path)
+
+
+CASES = {
+    "march": ("int f() { return 1; }\n", ("-march=notacpu2026",), "gcc-march-unknown"),
+    "option": ("int f() { return 1; }\n", ("-fno-such-option-here",), "compiler-option-rejected"),
+    "numpy-header": ("#include <numpy/arrayobject.h>\nint f() { return 1; }\n", (), "numpy-headers-missing"),
+    "cxx11": ("#include <cstdint>\nint f() { return 1; }\n", ("-std=c++98",), "cxx11-not-enabled"),
+    "library": ("int f() { return 1; }\n", ("-lno_such_library_here",), "link-library-missing"),
+    "non-pic": ('extern "C" int bump(void);\nint f() { return bump(); }\n', ("-lblasish",), "static-library-not-pic"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_real_gcc_diagnostics_get_their_cause(tmp_path, name):
+    source, args, cause = CASES[name]
+    if name == "non-pic":
+        args = (f"-L{_non_pic_archive(tmp_path)}", *args)
+    stderr = _compile(tmp_path, source, *args)
+    for log in (stderr, _theano_failure(stderr, tmp_path)):
+        found = explain_text(log).findings
+        assert found and found[0].cause == cause, (log, [f.cause for f in found])
+
+
+def test_the_value_in_the_message_reaches_the_note(tmp_path):
+    stderr = _compile(tmp_path, "int f() { return 1; }\n", "-march=notacpu2026")
+    first = explain_text(stderr).findings[0]
+    assert first.values.get("cpu") == "notacpu2026"
+    assert any("notacpu2026" in e.note for e in first.evidence)
+
+
+def test_gcc10_spelling_of_m64_still_means_another_architecture():
+    log = "aarch64-linux-gnu-g++: error: unrecognized command-line option '-m64'\nCompilation failed (return status=1)"
+    assert explain_text(log).findings[0].cause == "theano-arch-flag-on-arm"
+
+
+def test_numpy_deprecated_api_warning_is_harmless_beside_a_real_error():
+    warning = ("numpy/core/include/numpy/npy_1_7_deprecated_api.h:17:2: warning: #warning \"Using deprecated "
+               "NumPy API, disable it with \" \"#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION\" [-Wcpp]\n")
+    alone = explain_text(warning).findings
+    assert [f.cause for f in alone] == ["numpy-deprecated-api-notice"] and alone[0].warning
+    assert alone[0].confidence == "low"  # it sits in logs of every kind of failure
+    with_error = explain_text(warning + "mod.cpp:1:10: fatal error: Python.h: No such file or directory\n"
+                              "Exception: Compilation failed (return status=1)\n").findings
+    assert with_error[0].cause == "python-headers-missing"
+
+
+def test_killed_compiler_is_memory_and_other_crashes_ask_for_the_gcc_release():
+    killed = explain_text("g++: internal compiler error: Killed (program cc1plus)\n"
+                          "Exception: Compilation failed (return status=1)").findings
+    assert killed[0].cause == "compiler-out-of-memory" and killed[0].confidence == "medium"
+    assert "compiler-internal-error" not in [f.cause for f in killed]
+    crash = explain_text("mod.cpp:12:1: internal compiler error: Segmentation fault\n"
+                         "Exception: Compilation failed (return status=1)").findings
+    assert crash[0].cause == "compiler-internal-error" and crash[0].confidence == "low" and crash[0].asks
+
+
+def test_msvc_lnk1104_on_the_compiledir_module_is_not_a_missing_library():
+    module = "LINK : fatal error LNK1104: cannot open file 'C:/Users/a/AppData/Local/Theano/compiledir_x/tmp/m.pyd'"
+    assert "link-library-missing" not in [f.cause for f in explain_text(module).findings]
+    lib = "LINK : fatal error LNK1181: cannot open input file 'cudnn.lib'"
+    found = explain_text(lib).findings
+    assert found[0].cause == "link-library-missing" and found[0].values.get("lib") == "cudnn.lib"
+
+
+@pytest.mark.parametrize(("log", "flag"), [
+    ("clang: error: unknown argument: '-fno-such-flag'", "-fno-such-flag"),
+    ("ld: unknown option: --as-needed\nclang: error: linker command failed with exit code 1", "--as-needed"),
+])
+def test_clang_and_apple_ld_options_are_a_low_hint_that_asks_where_the_option_comes_from(log, flag):
+    found = explain_text(log + "\nException: Compilation failed (return status=1)").findings
+    assert found[0].cause == "compiler-option-rejected" and found[0].confidence == "low"
+    assert found[0].values.get("flag") == flag and found[0].asks
+
+
+def test_theano_080s_target_feature_keeps_its_own_cause():
+    log = ("clang: error: unknown argument: '-target-feature'\n"
+           "Exception: Compilation failed (return status=1) mod.cpp compiledir_Darwin theano")
+    assert explain_text(log).findings[0].cause == "theano-clang-native-flags"
+
+
+def test_the_two_mingw_seh_errors_keep_their_own_causes():
+    negative = explain_text("{standard input}:23367: Error: .seh_savexmm offset is negative").findings
+    assert negative[0].cause == "mingw-seh-offset-negative" and negative[0].confidence == "low"
+    invalid = explain_text("C:\\Users\\a\\AppData\\Local\\Temp\\cc1.s:48: Error: invalid register for .seh_savexmm")
+    assert invalid.findings[0].cause == "mingw-avx512-seh"
+
+
+
+def test_apple_ld_skipping_a_library_of_the_other_architecture():
+    log = ("ld: warning: ignoring file /opt/homebrew/lib/libopenblas.dylib, building for macOS-x86_64 but "
+           "attempting to link with file built for macOS-arm64\nUndefined symbols for architecture x86_64:\n"
+           "Exception: Compilation failed (return status=1) compiledir_macOS mod.cpp")
+    first = explain_text(log).findings[0]
+    assert first.cause == "macos-link-arch-mismatch" and first.values.get("found") == "arm64"
+
+
+def test_msvc_reading_gcc_options():
+    error = explain_text("cl : Command line error D8021 : invalid numeric argument '/Wno-unused-label'").findings
+    assert error[0].cause == "compiler-option-rejected" and error[0].values.get("flag") == "/Wno-unused-label"
+    warning = explain_text("cl : Command line warning D9002 : ignoring unknown option '-fno-math-errno'").findings
+    assert warning[0].cause == "compiler-option-rejected" and warning[0].warning
