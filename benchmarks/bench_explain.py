@@ -11,7 +11,7 @@ in the same run (ratios; never asserted in tests), and its score on the real-log
 
 Runs are interleaved (A, B, A, B, ...) so drift hits both sides alike; medians are reported.
 
-    python benchmarks/bench_explain.py [--mb 20] [--runs 5] [--no-corpus | --corpus-only]
+    python benchmarks/bench_explain.py [--mb 20] [--runs 5] [--errors] [--no-corpus | --corpus-only]
 """
 
 from __future__ import annotations
@@ -35,12 +35,17 @@ from timing import side_by_side  # noqa: E402
 READ_LINES = "import sys\nn = 0\nwith open(sys.argv[1], 'rb') as f:\n    for line in f:\n        n += 1\nprint(n)"
 
 
-def write_log(path: Path, megabytes: int) -> int:
-    """A g++ log of warnings and source echo with one real error in the middle and one at the end."""
-    block = "".join(
-        f"/home/u/.theano/compiledir_Linux/tmpab12cd/mod.cpp:{i}:17: warning: unused variable 'V{i}' "
-        f"[-Wunused-variable]\n   {i} |     npy_float64 V{i} = 0;\n      |                 ^~\n"
-        for i in range(1000))
+def write_log(path: Path, megabytes: int, errors: bool = False) -> int:
+    """A g++ log of warnings and source echo with one real error in the middle and one at the end;
+    ``errors``: every line a compiler error instead (each one a line the scan must read)."""
+    if errors:
+        block = "".join(f"/home/u/.theano/compiledir_Linux/tmpab12cd/mod.cpp:{i}:17: error: 'V{i}' was not "
+                        f"declared in this scope; undefined reference to 'f{i}'\n" for i in range(1000))
+    else:
+        block = "".join(
+            f"/home/u/.theano/compiledir_Linux/tmpab12cd/mod.cpp:{i}:17: warning: unused variable 'V{i}' "
+            f"[-Wunused-variable]\n   {i} |     npy_float64 V{i} = 0;\n      |                 ^~\n"
+            for i in range(1000))
     target = megabytes * 1_000_000
     with path.open("w", encoding="utf-8") as out:
         written = 0
@@ -92,6 +97,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--mb", type=int, default=20, help="size of the generated log in MB")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--errors", action="store_true",
+                        help="a log whose every line is a compiler error (every line is read), not warnings")
     parser.add_argument("--no-corpus", action="store_true", help="skip the corpus scores")
     parser.add_argument("--corpus-only", action="store_true", help="only the corpus scores (no timing)")
     args = parser.parse_args()
@@ -101,7 +108,7 @@ def main() -> int:
     env_cmd = [sys.executable, "-m", "theanodoctor", "explain"]
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "big.log"
-        size = write_log(log, args.mb)
+        size = write_log(log, args.mb, args.errors)
         print(f"log: {size / 1e6:.1f} MB")
         explain = env_cmd + [str(log)]
         a, b, ratio = side_by_side(explain, [sys.executable, "-c", READ_LINES, str(log)], args.runs)
