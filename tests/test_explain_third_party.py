@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.explain_tables import assert_sourced, first_cause
 from theanodoctor.explain import explain_text
-from theanodoctor.sources import problem
 
 KERAS_LOAD = (
     "Traceback (most recent call last):\n"
@@ -150,20 +150,13 @@ CASES = [
 ]
 
 
-def _first(text: str) -> list[str]:
-    return [f.cause for f in explain_text(text).recognised][:1]
-
-
 @pytest.mark.parametrize("text, cause", CASES, ids=[f"{c}-{i}" for i, (_, c) in enumerate(CASES)])
 def test_an_upstream_message_names_its_cause_first(text, cause):
-    assert _first(text) == [cause]
+    assert first_cause(text) == [cause]
 
 
 def test_every_third_party_finding_carries_an_openable_source_and_a_remedy():
-    for text, cause in CASES:
-        finding = explain_text(text).recognised[0]
-        assert finding.remedy and problem(finding.source) is None, cause
-        assert finding.signature_sources and all(problem(s) is None for s in finding.signature_sources), cause
+    assert_sourced(CASES)
 
 
 def test_a_str_decode_error_outside_keras_hdf5_loading_is_no_h5py_cause():
@@ -195,37 +188,37 @@ def test_harmless_warnings_are_no_cause_of_a_later_unrelated_error():
                            (sklearn, "sklearn-module-removed")):
         alone = explain_text(warning).findings
         assert alone[0].cause == cause and alone[0].warning, cause
-        assert _first(warning + later) == [], cause
+        assert first_cause(warning + later) == [], cause
 
 
 def test_an_unquoted_python2_module_name_needs_cv2_beside_it_for_opencv():
     bare = "AttributeError: 'module' object has no attribute 'cv'\n"
     assert "opencv3-cv-module-removed" not in [f.cause for f in explain_text(bare).recognised]
-    assert _first("    cv2.cv.CV_FOURCC(*'XVID')\n" + bare) == ["opencv3-cv-module-removed"]
+    assert first_cause("    cv2.cv.CV_FOURCC(*'XVID')\n" + bare) == ["opencv3-cv-module-removed"]
 
 
 
 def test_python2s_unquoted_tkinter_stays_python3_code_and_the_agg_warning_is_harmless():
-    assert _first("ImportError: No module named tkinter\n") == ["python3-code-on-python2"]
+    assert first_cause("ImportError: No module named tkinter\n") == ["python3-code-on-python2"]
     agg = ("mnist.py:90: UserWarning: Matplotlib is currently using agg, which is a non-GUI backend, "
            "so cannot show the figure.\n")
     alone = explain_text(agg).findings
     assert alone[0].cause == "matplotlib-agg-cannot-show" and alone[0].warning
-    assert _first(agg + "Traceback (most recent call last):\nIndexError: list index out of range\n") == []
+    assert first_cause(agg + "Traceback (most recent call last):\nIndexError: list index out of range\n") == []
 
 
 def test_nltks_python2_message_names_the_resource_and_a_bare_not_found_needs_nltk():
     py2 = ("  Resource u'tokenizers/punkt/english.pickle' not found.  Please\n"
            "  use the NLTK Downloader to obtain the resource:  >>> nltk.download()\n")
     assert explain_text(py2).recognised[0].values.get("resource") == "tokenizers/punkt/english.pickle"
-    assert _first("Resource punkt not found.\n") == []  # no NLTK in the log: another library's words
+    assert first_cause("Resource punkt not found.\n") == []  # no NLTK in the log: another library's words
 
 
 def test_moviepy_2_names_and_imagemagick():
     # moviepy v2.0.0 docs/getting_started/updating_to_v2.rst; moviepy v1.0.3 moviepy/video/VideoClip.py:1139-1145
-    assert _first("    from moviepy.editor import VideoFileClip\n"
+    assert first_cause("    from moviepy.editor import VideoFileClip\n"
                   "ModuleNotFoundError: No module named 'moviepy.editor'\n") == ["moviepy2-api-changed"]
-    assert _first("    clip = clip.set_duration(5)\n"
+    assert first_cause("    clip = clip.set_duration(5)\n"
                   "AttributeError: 'ImageClip' object has no attribute 'set_duration'\n") == ["moviepy2-api-changed"]
     imagemagick = ("OSError: MoviePy Error: creation of None failed because of the following error:\n\n"
                    "[WinError 2] The system cannot find the file specified.\n\n.This error can be due to the fact that "
@@ -237,11 +230,11 @@ def test_moviepy_2_names_and_imagemagick():
 
 def test_pillows_damaged_and_oversized_images():
     # Pillow 9.5.0 src/PIL/ImageFile.py:255, src/PIL/Image.py:3297 and :3162-3180
-    assert _first("OSError: image file is truncated (7 bytes not processed)\n") == ["image-file-damaged"]
+    assert first_cause("OSError: image file is truncated (7 bytes not processed)\n") == ["image-file-damaged"]
     unknown = explain_text("PIL.UnidentifiedImageError: cannot identify image file 'data/train/cat.1.jpg'\n").recognised
     assert unknown[0].cause == "image-file-damaged" and unknown[0].confidence == "medium" and unknown[0].asks
     bomb = "Image size (200000000 pixels) exceeds limit of 178956970 pixels, could be decompression bomb DOS attack.\n"
-    assert _first("PIL.Image.DecompressionBombError: " + bomb) == ["pillow-image-too-large"]
+    assert first_cause("PIL.Image.DecompressionBombError: " + bomb) == ["pillow-image-too-large"]
     warned = explain_text("Image.py:3176: DecompressionBombWarning: " + bomb).findings
     assert warned[0].cause == "pillow-image-too-large" and warned[0].warning
 
