@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from tests.cli_helpers import doctor
+from tests.explain_tables import first_cause
 from theanodoctor.explain import explain_lines, explain_text
 from theanodoctor.explain.normalize import segments
 from theanodoctor.explain.reader import numbered_lines, sniff_encoding
@@ -580,46 +581,42 @@ def _first(explanation) -> str | None:
     return stated[0] if stated else None
 
 
-def _first_of(log: str) -> list[str]:
-    return [f.cause for f in explain_text(log).recognised][:1]
-
-
 def test_python2_names_met_by_python3_are_python2_code():
     for line in ("ImportError: No module named 'cPickle'", "NameError: name 'xrange' is not defined",
                  "SyntaxError: Missing parentheses in call to 'print'",
                  "AttributeError: 'dict' object has no attribute 'iteritems'",
                  "TypeError: 'dict_keys' object does not support indexing",
                  "ImportError: cannot import name 'izip'"):
-        assert _first_of(line + "\n") == ["python2-code-on-python3"], line
+        assert first_cause(line + "\n") == ["python2-code-on-python3"], line
     # Python 2 prints module names unquoted, and there cPickle exists: another cause
-    assert _first_of("ImportError: No module named cPickle\n") != ["python2-code-on-python3"]
+    assert first_cause("ImportError: No module named cPickle\n") != ["python2-code-on-python3"]
 
 
 def test_an_arrays_T_is_no_keras_backend():
     keras = "Using TensorFlow backend.\n  File \"keras_model.py\", line 3\n"
-    assert _first_of(keras + "AttributeError: 'module' object has no attribute 'T'\n") == ["keras-backend-tensorflow"]
-    assert _first_of(keras + "AttributeError: 'list' object has no attribute 'T'\n") == []
+    assert first_cause(keras + "AttributeError: 'module' object has no attribute 'T'\n") == ["keras-backend-tensorflow"]
+    assert first_cause(keras + "AttributeError: 'list' object has no attribute 'T'\n") == []
 
 
 def test_theanos_old_conv2d_refusing_input_shape_is_no_keras_version():
     frame = "  File \"/usr/lib/python2.7/dist-packages/theano/tensor/nnet/conv.py\", line 149, in conv2d\n"
     error = "TypeError: __init__() got an unexpected keyword argument 'input_shape'\n"
-    assert _first_of(error) == ["keras-version-mismatch"]
-    assert _first_of(frame + error) == []
+    assert first_cause(error) == ["keras-version-mismatch"]
+    assert first_cause(frame + error) == []
 
 
 def test_a_missing_file_of_theanos_own_cache_is_no_missing_dataset():
     data = "IOError: [Errno 2] No such file or directory: '../data/mnist.pkl.gz'\n"
     cache = "IOError: [Errno 2] No such file or directory: '/home/u/.theano/compiledir_x86_64/tmpab/key.pkl'\n"
-    assert _first_of(data) == ["dataset-file-missing"]
+    assert first_cause(data) == ["dataset-file-missing"]
     assert "dataset-file-missing" not in [f.cause for f in explain_text(cache).findings]
 
 
 def test_the_downsample_shim_warning_alone_is_harmless_and_no_cause_of_a_later_error():
     warning = "downsample.py:5: UserWarning: downsample module has been moved to the pool module.\n"
-    assert _first_of(warning) == ["downsample-moved-warning"]
+    assert first_cause(warning) == ["downsample-moved-warning"]
     after = warning + "Traceback (most recent call last):\nValueError: something else\n"
-    assert _first_of(after) == []
+    assert first_cause(after) == []
 
 
 def _top(text: str) -> tuple[str, str]:
