@@ -91,6 +91,8 @@ def test_device_memory_is_the_gpu_and_a_bare_memoryerror_in_a_gpu_op_only_asks()
     found = explain_text(BARE_IN_GPU_OP).findings
     assert [(f.cause, f.confidence) for f in found] == [("host-out-of-memory", "low")] and found[0].asks
     assert first_cause(HOST_IN_GPU_RUN) == ["host-out-of-memory"]
+    # Theano rel-1.0.5 gpuarray/c_code/corr_gemm.c:532, as printed
+    assert first_cause("GpuCorrMM failed to allocate working memory of 1152 x 50176\n") == ["gpu-out-of-memory"]
 
 
 # linux v4.9 and v5.4 mm/oom_kill.c (oom_kill_process), as dmesg shows them.
