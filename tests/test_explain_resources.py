@@ -207,3 +207,18 @@ def test_a_missing_home_directory_is_named():
            "    assert home is not None\nAssertionError\n")
     assert first_cause(log) == ["home-dir-unknown"]
     assert_sourced([(log, "home-dir-unknown")])
+
+
+def test_quota_and_download_errors_are_named():
+    cases = [
+        ("  File \"/home/u/.local/lib/python2.7/site-packages/theano/gof/cmodule.py\", line 2204, in compile_str\n"
+         "IOError: [Errno 122] Disk quota exceeded: '/home/u/.theano/compiledir_Linux/tmpx/mod.cpp'\n", "disk-full"),
+        # urllib's HTTPError inside Keras 2.2.4 keras/utils/data_utils.py (get_file)
+        ("  File \"/usr/lib/python3.6/site-packages/keras/utils/data_utils.py\", line 222, in get_file\n"
+         "    urlretrieve(origin, fpath, dl_progress)\n"
+         "urllib.error.HTTPError: HTTP Error 403: Forbidden\n", "keras-download-failed"),
+    ]
+    for text, cause in cases:
+        assert first_cause(text) == [cause], text
+    assert_sourced(cases)
+    assert first_cause("urllib.error.HTTPError: HTTP Error 404: Not Found\n") == []
