@@ -72,7 +72,8 @@ OLD_BACKEND_DEVICE = ("Using gpu device 0: GeForce GTX 960 (CNMeM is disabled, c
                       "Apply node that caused the error: GpuElemwise{Add}[(0, 0)](GpuDot22.0, GpuDimShuffle{x,0}.0)\n")
 BARE_IN_GPU_OP = ("Mapped name None to device cuda0: GeForce GTX 1080 (0000:01:00.0)\n"
                   "Traceback (most recent call last):\n"
-                  "  File \"/usr/lib/python3.6/site-packages/theano/compile/function_module.py\", line 903, in __call__\n"
+                  "  File \"/usr/lib/python3.6/site-packages/theano/compile/function_module.py\", line 903, "
+                  "in __call__\n"
                   "    self.fn() if output_subset is None else\\\n"
                   "MemoryError\n"
                   "Apply node that caused the error: GpuFromHost<None>(x)\n")
@@ -188,7 +189,8 @@ def test_data_paths_and_unwritable_compiledirs_are_named():
         ("  File \"/home/u/pylearn2/pylearn2/utils/string_utils.py\", line 56, in preprocess\n"
          "    reraise_as(NoDataPathError())\n"
          "pylearn2.utils.exc.NoDataPathError: You need to define your PYLEARN2_DATA_PATH environment variable. "
-         "If you are\nusing a computer at LISA, this should be set to /data/lisa/data.\n", "pylearn2-data-path-not-set"),
+         "If you are\nusing a computer at LISA, this should be set to /data/lisa/data.\n",
+         "pylearn2-data-path-not-set"),
         # os.makedirs of Theano's compiledir on a read-only home (a container or cluster node)
         ("  File \"/usr/lib/python3.6/os.py\", line 220, in makedirs\n    mkdir(name, mode)\n"
          "OSError: [Errno 30] Read-only file system: '/home/u/.theano'\n", "compiledir-permission"),
