@@ -224,3 +224,23 @@ def test_quota_and_download_errors_are_named():
         assert first_cause(text) == [cause], text
     assert_sourced(cases)
     assert first_cause("urllib.error.HTTPError: HTTP Error 404: Not Found\n") == []
+
+
+# A multiprocessing child (Process._bootstrap) whose first GPU call fails after a fork, as
+# libgpuarray prints a CUDA error (function: cuGetErrorName: cuGetErrorString).
+FORKED_CHILD = ("Process Process-1:\n"
+                "Traceback (most recent call last):\n"
+                "  File \"/usr/lib/python3.6/multiprocessing/process.py\", line 258, in _bootstrap\n"
+                "    self.run()\n"
+                "  File \"worker.py\", line 12, in predict\n"
+                "pygpu.gpuarray.GpuArrayException: b'cuMemAlloc: CUDA_ERROR_NOT_INITIALIZED: initialization error'\n")
+
+
+def test_cuda_not_initialised_in_a_forked_child_is_named():
+    findings = explain_text(FORKED_CHILD).findings
+    assert findings[0].cause == "cuda-fork-after-init" and findings[0].confidence == "medium"
+    assert all(f.consequence_of == "cuda-fork-after-init" for f in findings[1:])
+    assert_sourced([(FORKED_CHILD, "cuda-fork-after-init")])
+    # the same error outside a child process names no fork
+    alone = "pygpu.gpuarray.GpuArrayException: b'cuMemAlloc: CUDA_ERROR_NOT_INITIALIZED: initialization error'\n"
+    assert "cuda-fork-after-init" not in first_cause(alone)
