@@ -244,3 +244,12 @@ def test_cuda_not_initialised_in_a_forked_child_is_named():
     # the same error outside a child process names no fork
     alone = "pygpu.gpuarray.GpuArrayException: b'cuMemAlloc: CUDA_ERROR_NOT_INITIALIZED: initialization error'\n"
     assert "cuda-fork-after-init" not in first_cause(alone)
+
+
+def test_an_s3_error_document_instead_of_the_weights_is_named():
+    # S3's error response body (docs.aws.amazon.com ErrorResponses), as a browser or `cat` shows it
+    for code in ("AccessDenied", "NoSuchKey"):
+        text = (f"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error>\n<Code>{code}</Code>\n"
+                "<Message>Access Denied</Message>\n<RequestId>49776127F6B192E1</RequestId>\n</Error>\n")
+        assert first_cause(text) == ["pretrained-weights-unavailable"]
+        assert_sourced([(text, "pretrained-weights-unavailable")])
