@@ -6,7 +6,10 @@ Windows, PyMC3's sampler, pylearn2)."""
 
 from __future__ import annotations
 
+import gzip
+import pickle
 import subprocess
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -179,8 +182,36 @@ def test_real_pointer_and_page_files_are_named(where, module, tmp_path):
     for name, key in (("model.pkl", "v"), ("page.pkl", "<")):
         log = _stderr([_interpreter(where), "-c", f"import {module}; {module}.load(open('{name}', 'rb'))"], tmp_path)
         finding = explain_text(log).findings[0]
-        assert (finding.cause, finding.confidence, finding.values["key"]) == ("pickle-file-not-a-pickle", "medium",
+        assert (finding.cause, finding.confidence, finding.values["key"]) == ("downloaded-file-not-data", "medium",
                                                                               key), log
+
+
+def test_numpy_reading_a_pointer_file_is_named(tmp_path):
+    (tmp_path / "weights.npy").write_text("version https://git-lfs.github.com/spec/v1\nsize 132645\n")
+    log = _stderr([_interpreter("numpy124"), "-c", "import numpy; numpy.load('weights.npy', allow_pickle=True)"],
+                  tmp_path)
+    assert first_cause(log) == ["downloaded-file-not-data"], log
+
+
+# the first halves of a gzip'd pickle (an interrupted mnist.pkl.gz) and of an .npz
+INCOMPLETE = [
+    ("3.10", "import gzip, pickle; pickle.load(gzip.open('mnist.pkl.gz', 'rb'))"),
+    ("2.7", "import gzip, cPickle; cPickle.load(gzip.open('mnist.pkl.gz', 'rb'))"),
+    ("numpy124", "import numpy; numpy.load('mnist.npz')"),
+    ("2.7", "import zipfile; zipfile.ZipFile('mnist.npz')"),
+]
+
+
+@pytest.mark.parametrize(("where", "code"), INCOMPLETE, ids=[f"{w}:{c[:30]}" for w, c in INCOMPLETE])
+def test_real_incomplete_downloads_are_named(where, code, tmp_path):
+    whole = gzip.compress(pickle.dumps(list(range(100000)), protocol=2))
+    (tmp_path / "mnist.pkl.gz").write_bytes(whole[:len(whole) // 2])
+    with zipfile.ZipFile(tmp_path / "whole.npz", "w") as archive:
+        archive.writestr("x.npy", bytes(range(256)) * 400)
+    npz = (tmp_path / "whole.npz").read_bytes()
+    (tmp_path / "mnist.npz").write_bytes(npz[:len(npz) // 2])
+    log = _stderr([_interpreter(where), "-c", code], tmp_path)
+    assert first_cause(log) == ["downloaded-file-not-data"], log
 
 
 def test_data_paths_and_unwritable_compiledirs_are_named():
