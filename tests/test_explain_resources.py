@@ -95,6 +95,10 @@ def test_device_memory_is_the_gpu_and_a_bare_memoryerror_in_a_gpu_op_only_asks()
     found = explain_text(BARE_IN_GPU_OP).findings
     assert [(f.cause, f.confidence) for f in found] == [("host-out-of-memory", "low")] and found[0].asks
     assert first_cause(HOST_IN_GPU_RUN) == ["host-out-of-memory"]
+    # theano/sandbox/cuda's own GPU-side MemoryErrors name no device; the CPU gemm's is the host's
+    for gpu_side in ("failed to alloc sm output", "could not allocate tensor descriptor: CUDNN_STATUS_ALLOC_FAILED"):
+        assert "host-out-of-memory" not in first_cause(f"MemoryError: {gpu_side}\n")
+    assert first_cause("MemoryError: failed to alloc dot22 output\n") == ["host-out-of-memory"]
     # Theano rel-1.0.5 gpuarray/c_code/corr_gemm.c:532, as printed
     assert first_cause("GpuCorrMM failed to allocate working memory of 1152 x 50176\n") == ["gpu-out-of-memory"]
 
