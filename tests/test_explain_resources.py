@@ -118,7 +118,8 @@ def test_the_oom_killer_is_host_memory_even_on_a_gpu_machine(line):
     assert "gpu-out-of-memory" not in [c for c, level in _found(log) if level != "low"]
 
 
-@pytest.mark.parametrize("line", ["Killed\n", "Killed: 9\n", "./run.sh: line 12:  4242 Killed   python train.py\n",
+@pytest.mark.parametrize("line", ["Killed\n", "Killed: 9\n", "zsh: killed     python train.py\n",
+                                  "./run.sh: line 12:  4242 Killed   python train.py\n",
                                   "subprocess.CalledProcessError: Command '['python', 'x.py']' died with "
                                   "<Signals.SIGKILL: 9>.\n"])
 def test_sigkill_alone_is_only_a_hint_that_asks(line):
@@ -288,3 +289,13 @@ def test_an_s3_error_document_instead_of_the_weights_is_named():
                 "<Message>Access Denied</Message>\n<RequestId>49776127F6B192E1</RequestId>\n</Error>\n")
         assert first_cause(text) == ["pretrained-weights-unavailable"]
         assert_sourced([(text, "pretrained-weights-unavailable")])
+
+
+def test_an_hdf5_file_that_cannot_be_locked_is_named():
+    # h5py's OSError around HDF5's own text (HSYS error: errno and strerror), as Keras users post it
+    text = ("  File \"h5py/h5f.pyx\", line 88, in h5py.h5f.open\n"
+            "OSError: Unable to open file (unable to lock file, errno = 11, error message = 'Resource temporarily "
+            "unavailable')\n")
+    finding = explain_text(text).findings[0]
+    assert (finding.cause, finding.confidence, finding.values["errno"]) == ("hdf5-file-locked", "medium", "11")
+    assert_sourced([(text, "hdf5-file-locked")])
