@@ -299,3 +299,18 @@ def test_an_hdf5_file_that_cannot_be_locked_is_named():
     finding = explain_text(text).findings[0]
     assert (finding.cause, finding.confidence, finding.values["errno"]) == ("hdf5-file-locked", "medium", "11")
     assert_sourced([(text, "hdf5-file-locked")])
+
+
+@pytest.mark.parametrize("where", ["3.10", "2.7"])
+def test_real_open_file_limit_is_named(where, tmp_path):
+    code = ("import resource\nresource.setrlimit(resource.RLIMIT_NOFILE, (16, 16))\n"
+            "files = [open('f%d.txt' % i, 'w') for i in range(64)]\n")
+    log = _stderr([_interpreter(where), "-c", code], tmp_path)
+    assert "Errno 24" in log and first_cause(log) == ["too-many-open-files"], log
+    assert_sourced([(log, "too-many-open-files")])
+
+
+def test_a_windows_page_file_too_small_is_host_memory():
+    # Python's OSError for ERROR_COMMITMENT_LIMIT, as printed on Windows
+    text = "OSError: [WinError 1455] The paging file is too small for this operation to complete\n"
+    assert first_cause(text) == ["host-out-of-memory"]
