@@ -794,6 +794,7 @@ def test_a_process_killed_by_a_signal_has_failed_so_a_warning_beside_it_is_no_ca
     alone = explain_text(warning).recognised
     assert [(f.cause, f.confidence) for f in alone] == [("blas-numpy-fallback", "medium")]
     died = explain_text(warning + "Epoch 1/10\n" + death + "\n")
-    assert died.recognised == () and [f.confidence for f in died.findings] == ["low"]
+    assert died.recognised == ()
+    assert [f.confidence for f in died.findings if f.cause == "blas-numpy-fallback"] == ["low"]
     # a line that only mentions the words is no death
     assert explain_text(warning + "the job was killed by the scheduler, see below\n").recognised == alone
