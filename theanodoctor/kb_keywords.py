@@ -1,4 +1,4 @@
-"""Keyword arguments renamed across Keras, Lasagne and Theano releases (``keyword_renames.yaml``),
+"""Keyword arguments renamed across Keras, Lasagne, Theano and Fuel releases (``keyword_renames.yaml``),
 and the signatures `explain` derives from them: one per keyword, matching every message that
 refuses it (Python's own, Keras', nolearn's), pointing at the version coupling it shows."""
 
@@ -11,7 +11,7 @@ from theanodoctor.kb_causes import CONFIDENCES, Cause, Signature
 from theanodoctor.knowledge import KnowledgeError, choice, rows, source, strings, table, text, where
 
 KEYWORDS = "keyword_renames.yaml"
-LIBRARIES = {"keras": "Keras", "lasagne": "Lasagne", "theano": "Theano"}
+LIBRARIES = {"keras": "Keras", "lasagne": "Lasagne", "theano": "Theano", "fuel": "Fuel"}
 # The literal texts of the messages that refuse a keyword (the scan's first filter).
 REFUSALS = ("unexpected keyword argument", "argument not understood", "unknown keyword argument",
             "unrecognized keyword argument", "failed to instantiate")
