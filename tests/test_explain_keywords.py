@@ -156,3 +156,38 @@ def test_every_keyword_row_is_sourced_and_each_keyword_has_one_row_per_library()
                     ("TypeError: ('Keyword argument not understood:', 'subsample')\n", "keras-version-mismatch"),
                     (LASAGNE_TRACE + "TypeError: __init__() got an unexpected keyword argument 'ds'\n",
                      "lasagne-too-new")])
+
+
+def test_fuel_eras_of_the_dataset_split_argument():
+    """Fuel v0.0.1 fuel/datasets/mnist.py:34 takes `which_set`; v0.1 fuel/datasets/hdf5.py:179 raises
+    this for a string where the tuple `which_sets` goes."""
+    trace = '  File "/usr/local/lib/python2.7/dist-packages/fuel/datasets/hdf5.py", line 179, in __init__\n'
+    assert first_cause(trace + "ValueError: `which_sets` should be an iterable of strings\n") == \
+        ["fuel-blocks-version-mismatch"]
+    assert first_cause(trace.replace("hdf5", "mnist") + "TypeError: __init__() got an unexpected keyword argument "
+                       "'which_set'\n") == ["fuel-blocks-version-mismatch"]
+
+
+def test_setuptools_version_conflict_as_easy_install_reports_it(tmp_path):
+    """setuptools/command/easy_install.py:763 (v44.1.1) raises DistutilsError(e.report()) for a
+    VersionConflict; the report is made here by the real pkg_resources of a legacy environment."""
+    code = ("import pkg_resources, setuptools\n"
+            "try:\n    pkg_resources.require('setuptools>=999')\n"
+            "except pkg_resources.VersionConflict as e:\n    raise SystemExit('error: ' + e.report())")
+    log = _run(str(legacy_envs.env_python(legacy_envs.ensure_env("healthy37"))), code, tmp_path)
+    assert "is installed but setuptools>=999 is required" in log
+    found = explain_text(log).recognised
+    assert [f.cause for f in found] == ["pip-pins-conflict"] and "setuptools>=999" in found[0].evidence[0].note
+
+
+@pytest.mark.parametrize("line", [
+    # pip 10.0.1 src/pip/_internal/commands/install.py:458
+    "pymc3 3.8 has requirement theano>=1.0.4, but you'll have theano 0.9.0 which is incompatible.",
+    # pip 24.0 src/pip/_internal/commands/install.py:619-620
+    "pymc3 3.11.2 requires theano-pymc==1.1.2, but you have theano 1.0.5 which is incompatible.",
+])
+def test_pips_report_of_an_incompatible_install_names_the_versions(line):
+    found = explain_text("ERROR: pip's dependency resolver does not currently take into account all the packages "
+                         "that are installed.\n" + line + "\n").recognised
+    assert [f.cause for f in found] == ["pip-pins-conflict"] and found[0].asks
+    assert found[0].values["pkg"] == "pymc3" and found[0].values["dep"] == "theano"
