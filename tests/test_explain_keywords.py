@@ -191,3 +191,34 @@ def test_pips_report_of_an_incompatible_install_names_the_versions(line):
                          "that are installed.\n" + line + "\n").recognised
     assert [f.cause for f in found] == ["pip-pins-conflict"] and found[0].asks
     assert found[0].values["pkg"] == "pymc3" and found[0].values["dep"] == "theano"
+
+
+# Keras 2.2.4 keras/layers/core.py Dense(units, ...), keras/layers/convolutional.py Conv2D(filters,
+# kernel_size, ...), keras/layers/core.py Dropout(rate, ...) and Lasagne v0.1 lasagne/layers/pool.py:199
+# Pool2DLayer(incoming, pool_size, ...): each takes **kwargs, so an older name passed instead goes there
+# and Python reports the newer one missing.
+MISSING = [
+    ("class Dense(object):\n    def __init__(self, units, activation=None, **kwargs):\n        pass\n"
+     "Dense(output_dim=10)", "Using TensorFlow backend.\n", "keras-version-mismatch"),
+    ("class Conv2D(object):\n    def __init__(self, filters, kernel_size, strides=(1, 1), **kwargs):\n        pass\n"
+     "Conv2D(32, nb_row=3, nb_col=3)", "Using Theano backend.\n", "keras-version-mismatch"),
+    ("class Dropout(object):\n    def __init__(self, rate, **kwargs):\n        pass\nDropout(p=0.5)",
+     "Using TensorFlow backend.\n", "keras-version-mismatch"),
+    (LASAGNE_01 + "MaxPool2DLayer(None, ds=(2, 2))", LASAGNE_TRACE, "lasagne-too-new"),
+]
+
+
+@pytest.mark.parametrize("version", ["3.8", "3.11"])
+@pytest.mark.parametrize(("code", "banner", "cause"), MISSING, ids=[m[0].split("\n")[-1] for m in MISSING])
+def test_a_newer_name_missing_where_the_code_passed_the_older_one(version, code, banner, cause, tmp_path):
+    log = _run(str(legacy_envs.find_interpreter(version)), code, tmp_path)
+    assert "missing 1 required positional argument" in log
+    found = explain_text(banner + log).recognised
+    assert [f.cause for f in found][:1] == [cause], log
+    assert found[0].asks
+    assert first_cause(log) == []  # without the library in the log: a hint only
+
+
+def test_a_missing_argument_no_rename_made_names_nothing(tmp_path):
+    code = "class Dense(object):\n    def __init__(self, units, name):\n        pass\nDense(10)"
+    assert first_cause("Using TensorFlow backend.\n" + _run(str(legacy_envs.find_interpreter("3.8")), code, tmp_path)) == []

@@ -77,8 +77,30 @@ def note(rename: Rename) -> str:
     return f"`{rename.keyword}=` is a newer {name} name{before}: {rename.accepted}"
 
 
+def missing_pattern(name: str) -> re.Pattern[str]:
+    """Python 3's refusal of a constructor called without ``name``: what code that passes the
+    older name (into the layer's **kwargs) gets (`__init__() missing 1 required positional
+    argument: 'units'`; on 3.10+ `Dense.__init__() missing ...`)."""
+    return re.compile(rf"(?<![\w.])(?:\w+\.)?__init__\(\) missing \d+ required (?:positional|keyword-only) "
+                      rf"arguments?: .*'{re.escape(name)}'")
+
+
+def _missing(renames: list[Rename]) -> Signature:
+    """For the newer name that several older ones became (kernel_size: filter_length, nb_row, nb_col)."""
+    first, olds = renames[0], ", ".join(f"`{r.keyword}`" for r in renames)
+    name = LIBRARIES[first.library]
+    return Signature(
+        id=f"kw-{first.library}-missing-{first.other}".replace("_", "-"), cause=first.cause,
+        contains=("required positional argument", "required keyword-only argument"), regex=missing_pattern(str(first.other)),
+        context=first.context, unless=(), python=None, warning=False, confidence="medium",
+        note=f"`{first.other}` is missing: code for an older {name} passes {olds} instead ({first.accepted})",
+        source=first.source,
+        asks=f"whether the code passes {olds} (the older {name} name) where this {name} wants `{first.other}`")
+
+
 def signatures(causes: dict[str, Cause]) -> tuple[Signature, ...]:
     found = []
+    missing: dict[tuple[str, str], list[Rename]] = {}
     for rename in renames():
         if rename.cause not in causes:
             raise KnowledgeError(f"profiles/{KEYWORDS}: unknown cause `{rename.cause}`")
@@ -89,4 +111,6 @@ def signatures(causes: dict[str, Cause]) -> tuple[Signature, ...]:
         found.append(sig)
         if rename.library == "keras":
             found.append(sig._replace(id=sig.id + "-keras-message", regex=keras_pattern(rename), context=()))
-    return tuple(found)
+        if rename.side == "old" and not rename.callables and rename.other and rename.other.isidentifier():
+            missing.setdefault((rename.library, rename.other), []).append(rename)
+    return tuple(found) + tuple(_missing(group) for group in missing.values())
