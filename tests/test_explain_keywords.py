@@ -75,6 +75,10 @@ def test_a_keyword_of_one_library_needs_that_library_in_the_log():
     assert first_cause(error) == []
     assert first_cause("Using Theano backend.\n" + error) == ["keras-version-mismatch"]
     assert first_cause(LASAGNE_TRACE + error) == ["lasagne-too-new"]
+    # the traceback's code line shows which library's class was called
+    keras_call = "    model.add(Convolution2D(32, 3, 3, border_mode='same', input_shape=(1, 28, 28)))\n"
+    assert first_cause(keras_call + error) == ["keras-version-mismatch"]
+    assert first_cause("    l = Conv2DLayer(l, 16, 3, border_mode='same')\n" + error) == ["lasagne-too-new"]
 
 
 @pytest.mark.parametrize(("env", "code", "fixed_in"), [
