@@ -63,7 +63,8 @@ def test_lasagne_keywords_refused_by_each_python_name_the_lasagne_era(version, c
 
 
 def test_a_keyword_no_table_knows_names_nothing(tmp_path):
-    log = _run(str(legacy_envs.find_interpreter("3.11")), LASAGNE_01 + "MaxPool2DLayer(None, 2, window_shape=3)", tmp_path)
+    python = str(legacy_envs.find_interpreter("3.11"))
+    log = _run(python, LASAGNE_01 + "MaxPool2DLayer(None, 2, window_shape=3)", tmp_path)
     assert first_cause(LASAGNE_TRACE + log) == []
     assert explain_text(LASAGNE_TRACE + log).findings == ()
 
@@ -134,7 +135,8 @@ def test_python_refusals_of_keras_names_in_a_keras_log(tmp_path):
     assert first_cause(log) == ["keras-version-mismatch"]
     # another library's fit() refusing a name Keras never had is no Keras matter
     other = "class Model(object):\n    def fit(self, x, y):\n        pass\nModel().fit(1, 2, n_estimators=5)"
-    assert first_cause("Using Theano backend.\n" + _run(str(legacy_envs.find_interpreter("3.8")), other, tmp_path)) == []
+    log = _run(str(legacy_envs.find_interpreter("3.8")), other, tmp_path)
+    assert first_cause("Using Theano backend.\n" + log) == []
 
 
 def test_nolearns_failed_instantiation_names_the_refused_keyword():
@@ -225,4 +227,5 @@ def test_a_newer_name_missing_where_the_code_passed_the_older_one(version, code,
 
 def test_a_missing_argument_no_rename_made_names_nothing(tmp_path):
     code = "class Dense(object):\n    def __init__(self, units, name):\n        pass\nDense(10)"
-    assert first_cause("Using TensorFlow backend.\n" + _run(str(legacy_envs.find_interpreter("3.8")), code, tmp_path)) == []
+    log = _run(str(legacy_envs.find_interpreter("3.8")), code, tmp_path)
+    assert first_cause("Using TensorFlow backend.\n" + log) == []

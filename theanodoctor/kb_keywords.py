@@ -91,7 +91,8 @@ def _missing(renames: list[Rename]) -> Signature:
     name = LIBRARIES[first.library]
     return Signature(
         id=f"kw-{first.library}-missing-{first.other}".replace("_", "-"), cause=first.cause,
-        contains=("required positional argument", "required keyword-only argument"), regex=missing_pattern(str(first.other)),
+        contains=("required positional argument", "required keyword-only argument"),
+        regex=missing_pattern(str(first.other)),
         context=first.context, unless=(), python=None, warning=False, confidence="medium",
         note=f"`{first.other}` is missing: code for an older {name} passes {olds} instead ({first.accepted})",
         source=first.source,
