@@ -222,7 +222,8 @@ def test_a_newer_name_missing_where_the_code_passed_the_older_one(version, code,
     found = explain_text(banner + log).recognised
     assert [f.cause for f in found][:1] == [cause], log
     assert found[0].asks
-    assert first_cause(log) == []  # without the library in the log: a hint only
+    if banner != LASAGNE_TRACE:  # (the Lasagne snippet's own code line calls MaxPool2DLayer(: its context)
+        assert first_cause(log) == []  # without the library in the log: a hint only
 
 
 def test_a_missing_argument_no_rename_made_names_nothing(tmp_path):

@@ -53,11 +53,14 @@ def renames() -> tuple[Rename, ...]:
 def pattern(rename: Rename) -> re.Pattern[str]:
     """Python's refusal of ``rename.keyword``: a call by name (``pool_2d()``, on Python 3.10+
     ``Model.fit()``) or, with no callables, a constructor (``__init__()``, ``Conv2D.__init__()``);
-    and nolearn's `Failed to instantiate <class ...> with args {...}`."""
+    for Lasagne also nolearn's `Failed to instantiate <class ...> with args {...}`."""
     kw = re.escape(rename.keyword)
     call = "|".join(map(re.escape, rename.callables)) if rename.callables else "__init__"
-    return re.compile(rf"(?<![\w.])(?:\w+\.)?(?P<func>{call})\(\) got an unexpected keyword argument .{kw}\b"
-                      rf"|Failed to instantiate <class .[\w.]+.> with args \{{.*.{kw}.:")
+    python = rf"(?<![\w.])(?:\w+\.)?(?P<func>{call})\(\) got an unexpected keyword argument .{kw}\b"
+    if rename.library != "lasagne":
+        return re.compile(python)
+    # nolearn wraps Lasagne
+    return re.compile(rf"{python}|Failed to instantiate <class .[\w.]+.> with args \{{.*.{kw}.:")
 
 
 def keras_pattern(rename: Rename) -> re.Pattern[str]:
