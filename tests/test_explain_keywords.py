@@ -230,3 +230,13 @@ def test_a_missing_argument_no_rename_made_names_nothing(tmp_path):
     code = "class Dense(object):\n    def __init__(self, units, name):\n        pass\nDense(10)"
     log = _run(str(legacy_envs.find_interpreter("3.8")), code, tmp_path)
     assert first_cause("Using TensorFlow backend.\n" + log) == []
+
+
+def test_keras1_arguments_in_the_code_mark_a_negative_dimension_as_channels_first_code():
+    """TensorFlow's shape inference (tensorflow/python/framework/common_shapes.py raises it as
+    InvalidArgumentError / ValueError) under code that passes Keras 1's layer arguments: Theano-era
+    code, channels first."""
+    error = "ValueError: Negative dimension size caused by subtracting 8 from 4\n"
+    code = "    model.add(Convolution2D(32, 8, 8, subsample=(4, 4), input_shape=(4, 84, 84)))\n"
+    assert first_cause(code + error) == ["keras-image-ordering"]
+    assert first_cause(code.replace("subsample=", "strides=") + error) == []
