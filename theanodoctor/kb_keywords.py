@@ -56,7 +56,8 @@ def pattern(rename: Rename) -> re.Pattern[str]:
     for Lasagne also nolearn's `Failed to instantiate <class ...> with args {...}`."""
     kw = re.escape(rename.keyword)
     call = "|".join(map(re.escape, rename.callables)) if rename.callables else "__init__"
-    python = rf"(?<![\w.])(?:\w+\.)?(?P<func>{call})\(\) got an unexpected keyword argument .{kw}\b"
+    # the named groups feed the refiner that names the release which has the keyword (explain/refine.py)
+    python = rf"(?<![\w.])(?:\w+\.)?(?P<func>{call})\(\) got an unexpected keyword argument .(?P<kw>{kw})\b"
     if rename.library != "lasagne":
         return re.compile(python)
     # nolearn wraps Lasagne
