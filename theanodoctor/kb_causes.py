@@ -130,6 +130,13 @@ def signatures() -> tuple[Signature, ...]:
         if not sig.contains:
             raise KnowledgeError(f"{where(SIGNATURES, row)}: `contains` needs at least one literal text")
         result.append(sig)
+    from theanodoctor import kb_keywords  # its signatures are derived from a table of its own
+
+    for sig in kb_keywords.signatures(known):
+        if sig.id in ids:
+            raise KnowledgeError(f"profiles/{kb_keywords.KEYWORDS}: signature `{sig.id}` is defined twice")
+        ids.add(sig.id)
+        result.append(sig)
     return tuple(result)
 
 
