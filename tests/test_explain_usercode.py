@@ -23,7 +23,7 @@ import theano
 import theano.tensor as T
 from theano.compile.nanguardmode import NanGuardMode
 
-x, y = T.dvector("x"), T.dvector("y")
+x, y, m, i = T.dvector("x"), T.dvector("y"), T.dmatrix("m"), T.lvector("i")
 CASES = {
     "shape": lambda: theano.function([x, y], x + y)(np.ones(2), np.ones(3)),
     "unused": lambda: theano.function([x, y], x * 2),
@@ -31,6 +31,8 @@ CASES = {
     "disconnected": lambda: T.grad((x ** 2).sum(), y),
     "astensor": lambda: T.mean(i for i in [x]),
     "nan": lambda: theano.function([x], T.log(x), mode=NanGuardMode(True, True, False))(-np.ones(2)),
+    "index": lambda: theano.function([x, i], x[i])(np.ones(3), [5]),
+    "ndim": lambda: theano.function([m], m * 2, name="train")(np.ones(3)),
 }
 for name, case in CASES.items():
     print("=====", name)
@@ -41,7 +43,8 @@ for name, case in CASES.items():
     sys.stdout.flush()
 '''
 REAL = {"shape": "model-shape-mismatch", "unused": "model-function-inputs", "missing": "model-function-inputs",
-        "disconnected": "model-gradient-undefined", "astensor": "model-graph-type-error", "nan": "model-numerics-nan"}
+        "disconnected": "model-gradient-undefined", "astensor": "model-graph-type-error", "nan": "model-numerics-nan",
+        "index": "model-index-out-of-bounds", "ndim": "model-function-inputs"}
 
 
 @pytest.fixture(scope="module")
@@ -84,6 +87,11 @@ GEMM_C = "ValueError: Shape mismatch: x has {} cols (and {} rows) but y has {} r
     ("theano.gradient.NullTypeGradError: tensor.grad encountered a NaN. This variable is Null because the grad "
      "method for input 0 (argmax) of the MaxAndArgmax op is not implemented.", "model-gradient-undefined"),
     ("theano.tensor.basic.NotScalarConstantError: Subtensor{int64}.0", "model-graph-type-error"),
+    # Theano rel-1.0.5 theano/tensor/subtensor.py:859 (C code), tensor/type.py:194
+    ("IndexError: index out of bounds\nApply node that caused the error: AdvancedSubtensor1(W, idx)",
+     "model-index-out-of-bounds"),
+    ("TypeError: Bad input argument to theano function with name \"train\" at index 1 (0-based).\n"
+     "Non-unit value on shape on a broadcastable dimension.", "model-function-inputs"),
     # Keras 2.2.4 keras/engine/training_utils.py and 1.2.2 keras/engine/training.py (standardize_input_data)
     ("ValueError: Error when checking input: expected dense_1_input to have shape (None, 784) but got array "
      "with shape (60000, 28, 28)", "keras-data-shape-mismatch"),

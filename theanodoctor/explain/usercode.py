@@ -33,15 +33,19 @@ def beside_user_error(findings: list[Finding], causes: dict[str, Cause], final_l
     those that rest only on warnings or notes lowered to low (``order`` puts them after it)."""
     if final_line is None:
         return findings
-    user = {f.cause for f in findings
-            if causes[f.cause].user_error and any(e.line == final_line for e in f.evidence)}
+    user = {f.cause for f in findings if causes[f.cause].user_error and _in_final(f, final_line)}
     if not user or any(user & set(causes[f.cause].explains) for f in findings):
         return findings
     return [replace(f, confidence="low") if _only_notes(f, final_line) else f for f in findings]
 
 
+def _in_final(finding: Finding, final_line: int) -> bool:
+    # no exception line follows the final one: the lines after it are its message
+    return any(e.line >= final_line for e in finding.evidence)
+
+
 def _only_notes(finding: Finding, final_line: int) -> bool:
-    if any(e.line == final_line for e in finding.evidence):
+    if _in_final(finding, final_line):
         return False
     return finding.warning or finding.logged or bool(finding.evidence) and all(
         NOTE_LINE.search(e.text) for e in finding.evidence)
