@@ -23,7 +23,8 @@ import theano
 import theano.tensor as T
 from theano.compile.nanguardmode import NanGuardMode
 
-x, y, m, i = T.dvector("x"), T.dvector("y"), T.dmatrix("m"), T.lvector("i")
+x, y, m, i, r = T.dvector("x"), T.dvector("y"), T.dmatrix("m"), T.lvector("i"), T.drow("r")
+s = theano.shared(np.zeros((1, 3)), broadcastable=(True, False), name="s")
 CASES = {
     "shape": lambda: theano.function([x, y], x + y)(np.ones(2), np.ones(3)),
     "unused": lambda: theano.function([x, y], x * 2),
@@ -33,6 +34,8 @@ CASES = {
     "nan": lambda: theano.function([x], T.log(x), mode=NanGuardMode(True, True, False))(-np.ones(2)),
     "index": lambda: theano.function([x, i], x[i])(np.ones(3), [5]),
     "ndim": lambda: theano.function([m], m * 2, name="train")(np.ones(3)),
+    "givens": lambda: theano.function([m], r * 2, givens={r: m}),
+    "update": lambda: theano.function([m], [], updates=[(s, m)]),
 }
 for name, case in CASES.items():
     print("=====", name)
@@ -44,7 +47,8 @@ for name, case in CASES.items():
 '''
 REAL = {"shape": "model-shape-mismatch", "unused": "model-function-inputs", "missing": "model-function-inputs",
         "disconnected": "model-gradient-undefined", "astensor": "model-graph-type-error", "nan": "model-numerics-nan",
-        "index": "model-index-out-of-bounds", "ndim": "model-function-inputs"}
+        "index": "model-index-out-of-bounds", "ndim": "model-function-inputs",
+        "givens": "model-broadcastable-mismatch", "update": "model-broadcastable-mismatch"}
 
 
 @pytest.fixture(scope="module")
@@ -179,3 +183,10 @@ def test_every_user_error_cause_is_low_and_fixless() -> None:
     assert all(causes[c].fix is None for c in user)
     assert all(s.confidence == "low" for s in kb_causes.signatures() if s.cause in user)
 
+
+
+def test_a_dtype_difference_stays_the_floatx_cause() -> None:
+    # Theano rel-1.0.5 theano/tensor/type.py:229 with two dtypes: data of another floatX
+    text = ("TypeError: Cannot convert Type TensorType(float64, matrix) (of Variable X) into Type "
+            "TensorType(float32, matrix). You can try to manually convert X into a TensorType(float32, matrix).")
+    assert [(f.cause, f.confidence) for f in explain_text(text).findings][:1] == [("input-dtype-mismatch", "high")]
