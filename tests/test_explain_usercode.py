@@ -105,6 +105,10 @@ GEMM_C = "ValueError: Shape mismatch: x has {} cols (and {} rows) but y has {} r
      "shape (32, 10, 1)", "keras-data-shape-mismatch"),
     # PyMC3 v3.11.5 pymc3/step_methods/hmc/base_hmc.py and quadpotential.py
     ("pymc3.exceptions.SamplingError: Bad initial energy", "model-numerics-nan"),
+    # PyMC v4.0.0 pymc/model.py (check_start_vals)
+    ("pymc.exceptions.SamplingError: Initial evaluation of model at starting point failed!\nStarting values:\n"
+     "{'p_logodds__': array(0.83748875)}\n\nInitial evaluation results:\n{'p': -1.56, 'y': -inf}",
+     "model-numerics-nan"),
     ("ValueError: Mass matrix contains zeros on the diagonal. \nThe derivative of RV `sigma_log__`.ravel()[0] "
      "is zero.", "model-numerics-nan"),
 ])
