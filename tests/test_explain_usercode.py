@@ -121,7 +121,8 @@ def test_upstream_user_errors_are_named_at_low_with_a_source(text: str, cause: s
     assert first.signature_sources and all(problem(s) is None for s in first.signature_sources)
 
 
-# Theano 0.9 theano/sandbox/cuda/__init__.py: the old back-end's logger warning, and Theano goes on on the CPU.
+# Theano 0.9 theano/sandbox/cuda/__init__.py:532 (a logger warning: Theano goes on on the CPU) with the
+# inner error of cuda_ndarray.cu:3197.
 GPU_WARNING = ("WARNING (theano.sandbox.cuda): CUDA is installed, but device gpu is not available  (error: "
                "Unable to get the number of gpus available: no CUDA-capable device is detected)")
 SHAPE_ERROR = ("Traceback (most recent call last):\n  File \"train.py\", line 40, in <module>\n"
