@@ -36,6 +36,7 @@ CASES = {
     "ndim": lambda: theano.function([m], m * 2, name="train")(np.ones(3)),
     "givens": lambda: theano.function([m], r * 2, givens={r: m}),
     "update": lambda: theano.function([m], [], updates=[(s, m)]),
+    "scan_rank": lambda: theano.scan(lambda h: T.outer(h, h), outputs_info=x, n_steps=2),
 }
 for name, case in CASES.items():
     print("=====", name)
@@ -48,7 +49,8 @@ for name, case in CASES.items():
 REAL = {"shape": "model-shape-mismatch", "unused": "model-function-inputs", "missing": "model-function-inputs",
         "disconnected": "model-gradient-undefined", "astensor": "model-graph-type-error", "nan": "model-numerics-nan",
         "index": "model-index-out-of-bounds", "ndim": "model-function-inputs",
-        "givens": "model-broadcastable-mismatch", "update": "model-broadcastable-mismatch"}
+        "givens": "model-broadcastable-mismatch", "update": "model-broadcastable-mismatch",
+        "scan_rank": "scan-state-rank-mismatch"}
 
 
 @pytest.fixture(scope="module")
