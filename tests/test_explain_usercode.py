@@ -34,6 +34,7 @@ CASES = {
     "nan": lambda: theano.function([x], T.log(x), mode=NanGuardMode(True, True, False))(-np.ones(2)),
     "index": lambda: theano.function([x, i], x[i])(np.ones(3), [5]),
     "ndim": lambda: theano.function([m], m * 2, name="train")(np.ones(3)),
+    "variable": lambda: theano.function([x], x * 2)(y),
     "givens": lambda: theano.function([m], r * 2, givens={r: m}),
     "update": lambda: theano.function([m], [], updates=[(s, m)]),
     "scan_rank": lambda: theano.scan(lambda h: T.outer(h, h), outputs_info=x, n_steps=2),
@@ -48,7 +49,7 @@ for name, case in CASES.items():
 '''
 REAL = {"shape": "model-shape-mismatch", "unused": "model-function-inputs", "missing": "model-function-inputs",
         "disconnected": "model-gradient-undefined", "astensor": "model-graph-type-error", "nan": "model-numerics-nan",
-        "index": "model-index-out-of-bounds", "ndim": "model-function-inputs",
+        "index": "model-index-out-of-bounds", "ndim": "model-function-inputs", "variable": "model-function-inputs",
         "givens": "model-broadcastable-mismatch", "update": "model-broadcastable-mismatch",
         "scan_rank": "scan-state-rank-mismatch"}
 
