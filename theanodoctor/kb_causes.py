@@ -27,6 +27,7 @@ class Cause(NamedTuple):
     explains: tuple[str, ...]  # causes this one leads to (shown after it)
     generic: bool  # a symptom with many possible roots: shown after any specific cause
     source: str
+    user_error: bool = False  # the user's own model code or data, not the set-up (see causes.yaml)
 
 
 class Signature(NamedTuple):
@@ -83,6 +84,16 @@ def _asks(name: str, row: Any) -> str:
     return asks
 
 
+def _user_error(row: Any) -> bool:
+    # An error of the user's own code or data: never a generic symptom, nothing `fix` repairs.
+    value = row.get("user_error", False)
+    if not isinstance(value, bool):
+        raise KnowledgeError(f"{where(CAUSES, row)}: `user_error` must be true or false, not {value!r}")
+    if value and (row.get("generic") or row.get("fix") not in (None, "none")):
+        raise KnowledgeError(f"{where(CAUSES, row)}: a `user_error` cause is neither `generic` nor fixed by `fix`")
+    return value
+
+
 def _lowered(name: str, row: Any, key: str) -> tuple[str, ...]:
     # The scan compares them with the lower-cased log (case-insensitive, once per block).
     return tuple(s.lower() for s in strings(name, row, key))
@@ -96,6 +107,7 @@ def causes() -> dict[str, Cause]:
             id=text(CAUSES, row, "id"), title=text(CAUSES, row, "title"), cause=text(CAUSES, row, "cause"),
             remedy=text(CAUSES, row, "remedy"), fix=_fix(CAUSES, row), explains=strings(CAUSES, row, "explains"),
             generic=bool(row.get("generic", False)), source=source(CAUSES, row, "source"),
+            user_error=_user_error(row),
         )
         if cause.id in found:
             raise KnowledgeError(f"{where(CAUSES, row)}: cause `{cause.id}` is defined twice")
@@ -129,6 +141,9 @@ def signatures() -> tuple[Signature, ...]:
             raise KnowledgeError(f"{where(SIGNATURES, row)}: unknown cause `{sig.cause}`")
         if not sig.contains:
             raise KnowledgeError(f"{where(SIGNATURES, row)}: `contains` needs at least one literal text")
+        if known[sig.cause].user_error and sig.confidence != "low":
+            raise KnowledgeError(f"{where(SIGNATURES, row)}: an error of the user's code (`user_error` cause "
+                                 f"`{sig.cause}`) is never named with confidence: use low")
         result.append(sig)
     from theanodoctor import kb_keywords  # its signatures are derived from a table of its own
 

@@ -9,6 +9,7 @@ from theanodoctor.kb_causes import Cause
 
 from .confidence import confidences, warning_ids
 from .scan import Hit, ScanResult
+from .usercode import beside_user_error
 
 RANK = {"high": 0, "medium": 1, "low": 2}
 EXIT_RECOGNISED, EXIT_UNRECOGNISED = 0, 1
@@ -108,7 +109,8 @@ def build(scan: ScanResult, causes: dict[str, Cause]) -> list[Finding]:
             logged=all(h.signature.logged for h in sure),
             asks=tuple(dict.fromkeys(h.signature.asks for h in hits if h.signature.asks)),
         ))
-    return order(findings, causes, scan.final_exception[0] if scan.final_exception else None)
+    final_line = scan.final_exception[0] if scan.final_exception else None
+    return order(beside_user_error(findings, causes, final_line), causes, final_line)
 
 
 def order(findings: list[Finding], causes: dict[str, Cause], final_line: int | None) -> list[Finding]:
