@@ -146,3 +146,24 @@ def test_libgpuarray_076_lacks_a_symbol_older_pygpu_needs(legacy_env: Callable[[
     last = run.stderr.strip().splitlines()[-1]
     assert last.endswith("undefined symbol: GpuKernel_binary"), run.stderr
     assert first_cause(run.stderr) == ["libgpuarray-api-mismatch"]
+
+
+# Theano rel-0.9.0 theano/sandbox/cuda/__init__.py:506-511 (use) and :260-266 (GpuOp.prepare_node).
+FORCED = ("You forced the use of gpu device 'gpu', but nvcc was not found. Set it in your PATH environment "
+          "variable or set the Theano flags 'cuda.root' to its directory")
+GPU_OP = f"""EnvironmentError: ('The following error happened while compiling the node', HostFromGpu(b), '\\n', "{FORCED}")"""
+
+
+def test_forcing_the_gpu_without_nvcc_names_the_missing_nvcc() -> None:
+    assert _levels(f"EnvironmentError: {FORCED}")["old-backend-nvcc-missing"] == "high"
+
+
+def test_a_gpu_op_compiled_without_a_gpu_asks_whether_the_gpu_was_wanted() -> None:
+    """A GPU op forces the GPU when it is compiled: with device=gpu nvcc is missing; without, the
+    graph's GPU ops may come from a model pickled on a GPU."""
+    levels = _levels(GPU_OP)
+    assert first_cause(GPU_OP) == []
+    assert levels["old-backend-nvcc-missing"] == levels["pickled-gpu-arrays"] == "low"
+    wanted = f"$ THEANO_FLAGS=device=gpu,floatX=float32 python train.py\n{GPU_OP}"
+    assert first_cause(wanted) == ["old-backend-nvcc-missing"]
+    assert _levels(wanted)["pickled-gpu-arrays"] == "low"
