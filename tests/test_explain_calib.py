@@ -167,3 +167,23 @@ def test_a_gpu_op_compiled_without_a_gpu_asks_whether_the_gpu_was_wanted() -> No
     wanted = f"$ THEANO_FLAGS=device=gpu,floatX=float32 python train.py\n{GPU_OP}"
     assert first_cause(wanted) == ["old-backend-nvcc-missing"]
     assert _levels(wanted)["pickled-gpu-arrays"] == "low"
+
+
+def test_a_pygpu_folder_without_its_compiled_module_is_no_unloadable_libgpuarray(
+        legacy_env: Callable[[str], Path], tmp_path: Path) -> None:
+    """pygpu 0.7.6's Python files without its compiled modules (libgpuarray's source tree before
+    a build), imported by the real Python 2.7 from the current folder: `cannot import name
+    gpuarray` (Python 2 skips a submodule it does not find), and nothing says the library failed
+    to load."""
+    env = legacy_env("gpu27")
+    installed = next((env / "lib").glob("python2.7/site-packages/pygpu"))
+    tree = tmp_path / "pygpu"
+    tree.mkdir()
+    for source in installed.glob("*.py"):
+        (tree / source.name).write_bytes(source.read_bytes())
+    run = subprocess.run([str(env / "bin" / "python"), "-c", "import pygpu"], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 1 and run.stderr.strip().endswith("ImportError: cannot import name gpuarray"), run.stderr
+    levels = _levels(run.stderr)
+    assert "libgpuarray-not-loadable" not in levels
+    assert first_cause(run.stderr) == ["local-module-shadowing"] and levels["pygpu-missing"] == "low"
