@@ -187,3 +187,24 @@ def test_a_pygpu_folder_without_its_compiled_module_is_no_unloadable_libgpuarray
     levels = _levels(run.stderr)
     assert "libgpuarray-not-loadable" not in levels
     assert first_cause(run.stderr) == ["local-module-shadowing"] and levels["pygpu-missing"] == "low"
+
+
+def test_every_text_of_a_harmless_cause_is_a_warning() -> None:
+    """A cause whose title calls it harmless is printed by runs that go on: each of its texts is
+    a warning, so it is never the cause of a failure something else explains."""
+    causes = kb_causes.causes()
+    harmless = {cause_id for cause_id, cause in causes.items() if "harmless" in cause.title.lower()}
+    assert harmless
+    assert [s.id for s in kb_causes.signatures() if s.cause in harmless and not s.warning] == []
+
+
+# Theano rel-1.0.5 theano/tensor/type.py:228-234 (TensorType.filter_variable).
+CONVERT = ("TypeError: Cannot convert Type TensorType({src}, {src_shape}) (of Variable Subtensor{{int64:int64:}}.0) "
+           "into Type TensorType({dst}, matrix). You can try to manually convert Subtensor{{int64:int64:}}.0 into a "
+           "TensorType({dst}, matrix).")
+
+
+def test_cannot_convert_type_names_a_dtype_mismatch_only_between_dtypes() -> None:
+    assert first_cause(CONVERT.format(src="float64", src_shape="matrix", dst="float32")) == ["input-dtype-mismatch"]
+    broadcast = CONVERT.format(src="float32", src_shape="(False, True)", dst="float32")
+    assert "input-dtype-mismatch" not in _levels(broadcast)
