@@ -13,11 +13,12 @@ from pathlib import Path
 import pytest
 
 from tests.explain_tables import first_cause
+from tests.legacy_envs import find_interpreter
 from theanodoctor import kb_causes
 from theanodoctor.explain import explain_text
 
-UNRELATED_FAILURE = ("Traceback (most recent call last):\n  File \"train.py\", line 3, in <module>\n"
-                     "    model.fit(x)\nZeroDivisionError: division by zero")
+TRACEBACK = "Traceback (most recent call last):\n  File \"train.py\", line 3, in <module>\n    model.fit(x)\n"
+UNRELATED_FAILURE = f"{TRACEBACK}ZeroDivisionError: division by zero"
 
 
 def _levels(text: str) -> dict[str, str]:
@@ -54,7 +55,7 @@ def test_the_old_backends_mixed_cudnn_banner_is_a_warning() -> None:
 
 
 def test_the_raised_mixed_cudnn_error_is_an_error() -> None:
-    text = f"{UNRELATED_FAILURE.rsplit(chr(10), 1)[0]}\nRuntimeError: You enabled cuDNN, but we aren't able to use it: {MIXED}"
+    text = f"{TRACEBACK}RuntimeError: You enabled cuDNN, but we aren't able to use it: {MIXED}"
     finding = explain_text(text).findings[0]
     assert (finding.cause, finding.confidence, finding.warning) == ("cudnn-version-mixed", "high", False)
 
@@ -104,9 +105,10 @@ def test_a_library_handle_that_could_not_be_created_names_no_cause(text: str, ca
 
 
 def test_pygpu_init_failure_beside_its_reason_is_its_consequence() -> None:
-    text = ("ERROR (theano.gpuarray): Could not initialize pygpu, support disabled\nTraceback (most recent call last):\n"
-            "  File \"theano/gpuarray/__init__.py\", line 227, in <module>\nRuntimeError: Could not load "
-            "\"libcuda.so\": libcuda.so: cannot open shared object file: No such file or directory")
+    text = ("ERROR (theano.gpuarray): Could not initialize pygpu, support disabled\n"
+            "Traceback (most recent call last):\n  File \"theano/gpuarray/__init__.py\", line 227, in <module>\n"
+            "RuntimeError: Could not load \"libcuda.so\": libcuda.so: cannot open shared object file: "
+            "No such file or directory")
     findings = explain_text(text).findings
     assert findings[0].cause == "libcuda-missing"
     assert next(f for f in findings if f.cause == "pygpu-init-failed").consequence_of == "libcuda-missing"
@@ -151,7 +153,8 @@ def test_libgpuarray_076_lacks_a_symbol_older_pygpu_needs(legacy_env: Callable[[
 # Theano rel-0.9.0 theano/sandbox/cuda/__init__.py:506-511 (use) and :260-266 (GpuOp.prepare_node).
 FORCED = ("You forced the use of gpu device 'gpu', but nvcc was not found. Set it in your PATH environment "
           "variable or set the Theano flags 'cuda.root' to its directory")
-GPU_OP = f"""EnvironmentError: ('The following error happened while compiling the node', HostFromGpu(b), '\\n', "{FORCED}")"""
+GPU_OP = ("EnvironmentError: ('The following error happened while compiling the node', HostFromGpu(b), '\\n', "
+          f'"{FORCED}")')
 
 
 def test_forcing_the_gpu_without_nvcc_names_the_missing_nvcc() -> None:
@@ -208,3 +211,17 @@ def test_cannot_convert_type_names_a_dtype_mismatch_only_between_dtypes() -> Non
     assert first_cause(CONVERT.format(src="float64", src_shape="matrix", dst="float32")) == ["input-dtype-mismatch"]
     broadcast = CONVERT.format(src="float32", src_shape="(False, True)", dst="float32")
     assert "input-dtype-mismatch" not in _levels(broadcast)
+
+
+def test_python2_syntax_in_a_setup_py_pip_builds_names_the_python2_only_release(tmp_path: Path) -> None:
+    """The real Python 3.11's message for Python 2's `except E, e:` (3.10+), raised by a setup.py
+    in pip's build folder: that release of the package is Python 2 code."""
+    build = tmp_path / "pip-install-k2f9" / "theano_0c1d"
+    build.mkdir(parents=True)
+    (build / "setup.py").write_text("try:\n    import os\nexcept Exception, e:\n    pass\n")
+    python = find_interpreter("3.11")
+    run = subprocess.run([str(python), str(build / "setup.py"), "egg_info"], capture_output=True, text=True, timeout=60)
+    assert "multiple exception types must be parenthesized" in run.stderr, run.stderr
+    log = f"  Preparing metadata (setup.py) ... error\n  error: subprocess-exited-with-error\n{run.stderr}"
+    assert first_cause(log) == ["package-python2-only"]
+    assert first_cause(run.stderr.replace("pip-install-", "src-")) == ["python2-code-on-python3"]
