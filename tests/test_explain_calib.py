@@ -225,3 +225,13 @@ def test_python2_syntax_in_a_setup_py_pip_builds_names_the_python2_only_release(
     log = f"  Preparing metadata (setup.py) ... error\n  error: subprocess-exited-with-error\n{run.stderr}"
     assert first_cause(log) == ["package-python2-only"]
     assert first_cause(run.stderr.replace("pip-install-", "src-")) == ["python2-code-on-python3"]
+
+
+def test_a_cudnn_library_the_loader_cannot_find_at_run_time_points_at_the_loader_path() -> None:
+    """The module linked (the linker found the library), then the loader did not: Theano 1.0
+    gives the module an rpath to dnn.bin_path (rel-1.0.5 theano/gpuarray/dnn.py:274-280)."""
+    text = ("ImportError: ('The following error happened while compiling the node', DnnVersion(), '\\n', "
+            "'libcudnn.so.7: cannot open shared object file: No such file or directory', '[DnnVersion()]')")
+    finding = explain_text(text).findings[0]
+    assert finding.cause == "cudnn-not-found"
+    assert "dnn.bin_path" in finding.remedy and "LD_LIBRARY_PATH" in finding.remedy
