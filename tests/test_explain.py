@@ -538,7 +538,7 @@ def test_a_low_hint_does_not_make_a_stated_cause_its_consequence():
     the machine has no GPU) it is only a hint and pygpu-missing stays the stated cause."""
     found = explain_text("ERROR (theano.gpuarray): pygpu was configured but could not be imported or is too old "
                          "(version 0.7 or higher required)\n").findings
-    assert (found[0].cause, found[0].confidence, found[0].consequence_of) == ("pygpu-missing", "high", None)
+    assert (found[0].cause, found[0].confidence, found[0].consequence_of) == ("pygpu-missing", "medium", None)
     assert [(f.cause, f.confidence) for f in found[1:]] == [("gpu-device-without-gpu", "low")]
 
 
