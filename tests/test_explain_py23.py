@@ -37,7 +37,7 @@ PY2_NAMES = [
     "import urllib2", "import Queue", "import ConfigParser", "import StringIO", "import cStringIO",
     "import Tkinter", "import commands", "import md5", "from itertools import izip", "import itertools; itertools.imap",
     "sorted([2, 1], cmp=lambda a, b: a - b)", "{1: 2}.keys()[0]", "map(str, [1])[0]", "zip([1], [2])[0]",
-    "range(7 / 2)", "[1, 2, 3][4 / 2]", "import pickle\nwith open('m.pkl', 'w') as f:\n    pickle.dump(1, f)",
+    "range(7 / 2)", "[1, 2, 3][4 / 2]",
 ]
 # Python 3 code that Python 3.13 runs, each line refused (or failing) on Python 2.7.
 PY3_CODE = [
@@ -172,3 +172,36 @@ def test_float_shapes_in_theano_1_0_5(code, tmp_path):
                                                ("3.13", "import cgi"), ("3.10", "import asyncio\nasyncio.async")])
 def test_python_too_new_for_code(version, code, tmp_path):
     assert _first(_failure(version, code, tmp_path))[0] in ("python-too-new-for-code",), code
+
+
+@pytest.mark.parametrize("version", ("3.6", "3.13"))
+def test_pickles_the_python2_way(version, tmp_path):
+    """A pickle Python 2.7 wrote (a byte string beyond ASCII, as numpy arrays hold), and pickle
+    files opened as text, the way Python 2 code opens them."""
+    writer = str(legacy_envs.find_interpreter("2.7"))
+    subprocess.run([writer, "-c", "import pickle; pickle.dump(['\\xe9'], open('py2.pkl', 'wb'), 2)"],
+                   cwd=tmp_path, check=True, timeout=120)
+    for code in ("import pickle\nwith open('py2.pkl', 'rb') as f:\n    pickle.load(f)",
+                 "import pickle\nwith open('py2.pkl') as f:\n    pickle.load(f)",
+                 "import pickle\nwith open('new.pkl', 'w') as f:\n    pickle.dump([1], f)"):
+        log = _failure(version, code, tmp_path)
+        assert _first(log) == ("python2-pickle-on-python3", "medium"), (code, log)
+    # with encoding='latin1', the remedy, the Python 2 pickle loads
+    fixed = "import pickle\nwith open('py2.pkl', 'rb') as f:\n    assert pickle.load(f, encoding='latin1') == ['\\xe9']"
+    assert _run(str(legacy_envs.find_interpreter(version)), fixed, tmp_path).returncode == 0
+
+
+def test_a_python2_package_built_by_pip(tmp_path):
+    """pip quotes the failing setup.py: Python 2 syntax there is a Python 2-only release."""
+    package = tmp_path / "oldpkg"
+    package.mkdir()
+    (package / "setup.py").write_text("from setuptools import setup\ntry:\n    import foo\nexcept ImportError, e:\n"
+                                      "    pass\nsetup(name='oldpkg', version='0.1')\n", encoding="utf-8")
+    proc = subprocess.run([str(legacy_envs.find_interpreter("3.8")), "-m", "pip", "install", "--no-index",
+                           "--no-build-isolation", "--target", str(tmp_path / "target"), str(package)],
+                          cwd=tmp_path, capture_output=True, timeout=300, stdin=subprocess.DEVNULL)
+    log = (proc.stdout + proc.stderr).decode("utf-8", "replace")
+    assert proc.returncode != 0 and "SyntaxError: invalid syntax" in log, log
+    found = explain_text(log).findings
+    assert [(f.cause, f.confidence) for f in found][:1] == [("package-python2-only", "medium")], log
+    assert any(f.cause == "python2-code-on-python3" and f.consequence_of == "package-python2-only" for f in found)

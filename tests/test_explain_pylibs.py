@@ -40,9 +40,9 @@ REAL = [
     ("3.10", "from urllib import urlretrieve", "python2-code-on-python3"),
     ("3.10", "import urllib; urllib.urlretrieve('x')", "python2-code-on-python3"),
     ("3.10", "long(1)", "python2-code-on-python3"),
-    ("3.10", "import pickle\nwith open('model.pkl', 'w') as f:\n    pickle.dump(1, f)", "python2-code-on-python3"),
+    ("3.10", "import pickle\nwith open('model.pkl', 'w') as f:\n    pickle.dump(1, f)", "python2-pickle-on-python3"),
     ("3.10", "import pickle\nwith open('m.pkl', 'wb') as f:\n    pickle.dump([1], f)\n"
-             "with open('m.pkl') as f:\n    pickle.load(f)", "python2-code-on-python3"),
+             "with open('m.pkl') as f:\n    pickle.load(f)", "python2-pickle-on-python3"),
     ("3.10", "'abc'.translate(None, 'a')", "python2-code-on-python3"),
     ("3.10", "range(7 / 2)", "python2-code-on-python3"),
     ("3.10", "[1, 2][3 / 2]", "python2-code-on-python3"),
