@@ -205,3 +205,18 @@ def test_a_python2_package_built_by_pip(tmp_path):
     found = explain_text(log).findings
     assert [(f.cause, f.confidence) for f in found][:1] == [("package-python2-only", "medium")], log
     assert any(f.cause == "python2-code-on-python3" and f.consequence_of == "package-python2-only" for f in found)
+
+
+def test_python2_wording_of_a_wrong_call_only_asks(tmp_path):
+    """Python 2 words a wrong call its own way: that shows the interpreter, not the root."""
+    code = "class A(object):\n    def __init__(self, a, b, c=1):\n        pass\nA(1)"
+    found = explain_text(_failure("2.7", code, tmp_path)).findings
+    assert [(f.cause, f.confidence) for f in found] == [("python3-code-on-python2", "low")] and found[0].asks
+    assert not explain_text(_failure("3.13", code, tmp_path)).findings  # Python 3's wording is no era
+
+
+@pytest.mark.parametrize("version", ("3.6", "3.13"))
+def test_str_where_python3_needs_bytes_only_asks(version, tmp_path):
+    for code in ("import hashlib; hashlib.md5('a')", "b'a' + 'b'"):
+        found = explain_text(_failure(version, code, tmp_path)).findings
+        assert [(f.cause, f.confidence) for f in found] == [("python2-code-on-python3", "low")], code
