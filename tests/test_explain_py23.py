@@ -146,7 +146,8 @@ def test_the_interpreter_banner_names_the_python():
     assert python_hint(r'  File "C:\Python27\lib\site-packages\theano\__init__.py", line 1') == "2.7"
     assert python_hint('  File "/usr/lib/python3.6/pickle.py", line 1') == "3.6"
     assert python_hint("I use python 3.8 on Ubuntu") is None
-    banner = "Python 2.7.18 (default, Apr 20 2020, 19:27:10)\nTypeError: 'float' object cannot be interpreted as an index\n"
+    banner = ("Python 2.7.18 (default, Apr 20 2020, 19:27:10)\n"
+              "TypeError: 'float' object cannot be interpreted as an index\n")
     assert _first(banner) is None
     assert _first(banner.replace("2.7.18", "3.8.5")) == ("python2-code-on-python3", "medium")
 
@@ -154,18 +155,17 @@ def test_the_interpreter_banner_names_the_python():
 @pytest.mark.parametrize("code", ["import theano.tensor as T\nx = T.matrix()\nn = 6\nT.reshape(x, (4, n / 4))",
                                   "import theano.tensor as T\nn = 6\nT.alloc(0., n / 4)"])
 def test_float_shapes_in_theano_1_0_5(code, tmp_path):
-    python = str(legacy_envs.env_python(legacy_envs.ensure_env("healthy37")))
-    proc = subprocess.run([python, "-c", code], cwd=tmp_path, capture_output=True, timeout=300,
-                          env={"THEANO_FLAGS": f"cxx=,base_compiledir={tmp_path}", "HOME": str(tmp_path),
-                               "PATH": "/usr/bin:/bin"}, stdin=subprocess.DEVNULL)
-    log = proc.stderr.decode("utf-8", "replace")
+    def theano(env: str) -> subprocess.CompletedProcess[bytes]:
+        python = str(legacy_envs.env_python(legacy_envs.ensure_env(env)))
+        return subprocess.run([python, "-c", code], cwd=tmp_path, capture_output=True, timeout=300,
+                              env={"THEANO_FLAGS": f"cxx=,base_compiledir={tmp_path}", "HOME": str(tmp_path),
+                                   "PATH": "/usr/bin:/bin"}, stdin=subprocess.DEVNULL)
+
+    log = theano("healthy37").stderr.decode("utf-8", "replace")
     assert _first(log) == ("python2-code-on-python3", "medium"), log
     # Python 2's `/` keeps the shape an integer: the same code runs under Theano 1.0.5 on 2.7
-    python2 = str(legacy_envs.env_python(legacy_envs.ensure_env("py27")))
-    proc2 = subprocess.run([python2, "-c", code], cwd=tmp_path, capture_output=True, timeout=300,
-                           env={"THEANO_FLAGS": f"cxx=,base_compiledir={tmp_path}", "HOME": str(tmp_path),
-                                "PATH": "/usr/bin:/bin"}, stdin=subprocess.DEVNULL)
-    assert proc2.returncode == 0, proc2.stderr
+    on_python2 = theano("py27")
+    assert on_python2.returncode == 0, on_python2.stderr
 
 
 @pytest.mark.parametrize(("version", "code"), [("3.12", "import imp"),
