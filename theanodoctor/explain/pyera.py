@@ -21,7 +21,7 @@ _CARET_LINE = re.compile(r"^[\s^~]*[\^~][\s^~]*$")
 # `Python 3.8.5 (default, ...` printed by the interpreter or a notebook.
 PYTHON_IN_PATH = re.compile(r"[/\\][Pp]ython(?P<major>[23])\.?(?P<minor>\d{1,2})(?:m|t|d|dm)?[/\\]")
 PYTHON_BANNER = re.compile(r"\bPython (?P<major>[23])\.(?P<minor>\d{1,2})\.\d+\S* \((?:default|main|tags/|v\d)")
-HINT_TEXTS = ("site-packages", "/lib/python", "\\lib\\", "\\python", "python 2.", "python 3.")
+HINT_TEXTS = ("site-packages", "/lib/python", "\\python", "python 2.", "python 3.")  # lower-cased
 
 
 def shown_code(lines: Sequence[str], index: int) -> str | None:

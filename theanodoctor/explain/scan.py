@@ -76,7 +76,8 @@ class ScanResult:
 class Scanner:
     def __init__(self, sigs: Iterable[Signature]) -> None:
         self.sigs = tuple(sigs)
-        self.context = sorted({c for s in self.sigs for c in s.context + s.unless} | set(OLD_BACKEND_SIGNS))
+        self.context = sorted({c for s in self.sigs for c in s.context + s.unless} | set(OLD_BACKEND_SIGNS)
+                              | set(HINT_TEXTS))
         holders: dict[str, list[int]] = {word: [] for word in SIGNIFICANT_WORDS}
         for index, sig in enumerate(self.sigs):
             for literal in sig.contains:
@@ -116,9 +117,12 @@ class Scanner:
         seen = self.result.context_seen
         holds: set[int] = set()
         index, limit = -1, -1
+        hint_at = -1  # where the first text that may name the Python ends (the same pass finds it)
         for end, (sigs, context) in self.words.iter(lowered):
             if context is not None:
                 seen.add(context)
+                if hint_at < 0 and context in HINT_TEXTS:
+                    hint_at = end
             if sigs is None:
                 continue
             if end >= limit:
@@ -126,18 +130,15 @@ class Scanner:
                 limit = starts[index + 1]
                 holds = hit.setdefault(index, set())
             holds.update(sigs)
-        if self.result.python_hint is None:
-            self._python_hint(block, starts, lowered)
+        if self.result.python_hint is None and hint_at >= 0:
+            self._python_hint(block, starts, hint_at)
         window = self._tail + texts
         for index in sorted(hit):
             self._line(*block[index], sorted(hit[index]), window, index + len(self._tail))
         self._tail = window[-LOOK_BACK:]
 
-    def _python_hint(self, block: list[tuple[int, str]], starts: list[int], lowered: str) -> None:
-        found = [pos for pos in (lowered.find(text) for text in HINT_TEXTS) if pos >= 0]
-        if not found:
-            return
-        for _, text in block[bisect_right(starts, min(found)) - 1:]:
+    def _python_hint(self, block: list[tuple[int, str]], starts: list[int], pos: int) -> None:
+        for _, text in block[bisect_right(starts, pos) - 1:]:
             hint = python_hint(text) if any(t in text.lower() for t in HINT_TEXTS) else None
             if hint:
                 self.result.python_hint = hint
