@@ -220,3 +220,23 @@ def test_str_where_python3_needs_bytes_only_asks(version, tmp_path):
     for code in ("import hashlib; hashlib.md5('a')", "b'a' + 'b'"):
         found = explain_text(_failure(version, code, tmp_path)).findings
         assert [(f.cause, f.confidence) for f in found] == [("python2-code-on-python3", "low")], code
+
+
+TOO_OLD = [
+    ("3.6", "import dataclasses", "high"), ("3.6", "import contextvars", "high"),
+    ("3.6", "from __future__ import annotations", "high"),
+    ("3.7", "import importlib.metadata", "high"), ("3.7", "import math; math.prod([1])", "high"),
+    ("3.7", "from math import prod", "high"), ("3.7", "import functools; functools.cached_property", "high"),
+    ("3.7", "from typing import Literal", "high"), ("3.7", "from typing import Protocol", "high"),
+    ("3.8", "'ab'.removeprefix('a')", "high"), ("3.8", "import zoneinfo", "high"),
+    ("3.8", "import math; math.lcm(2, 3)", "high"),
+    ("3.10", "import tomllib", "high"), ("3.10", "from typing import Self", "high"),
+    ("3.7", "if (n := 1):\n    pass", "medium"), ("3.7", "def f(a, /, b):\n    pass", "medium"),
+]
+
+
+@pytest.mark.parametrize(("version", "code", "confidence"), TOO_OLD, ids=[f"{v}:{c[:30]}" for v, c, _ in TOO_OLD])
+def test_python_too_old_for_code(version, code, confidence, tmp_path):
+    assert _first(_failure(version, code, tmp_path)) == ("python-too-old-for-code", confidence)
+    # the next Python 3 has it: the same code runs on 3.13
+    assert _run(str(legacy_envs.find_interpreter("3.13")), code, tmp_path).returncode == 0, code
