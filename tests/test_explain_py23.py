@@ -113,6 +113,8 @@ def test_only_the_line_a_frame_shows_is_read_as_code():
     assert _first(frame) == ("python2-code-on-python3", "high")
     quoted = "> " + frame.replace("\n", "\n> ")  # pasted as a quote into a reply
     assert _first(quoted) == ("python2-code-on-python3", "high")
+    cell = '  Cell In[3], line 1\n    raise ValueError, "bad"\n                    ^\nSyntaxError: invalid syntax\n'
+    assert _first(cell) == ("python2-code-on-python3", "high")  # as IPython 8.12 prints it
 
 
 def test_a_long_log_keeps_the_frame_across_its_blocks():
