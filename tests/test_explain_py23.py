@@ -56,6 +56,13 @@ PY3_CODE = [
     ("def g():\n    yield from range(3)", "medium"),
     ("import pathlib", "medium"),
     ("import configparser", "medium"),
+    ("import typing", "medium"),
+    ("from html import escape", "medium"),
+    ("from functools import lru_cache", "high"),
+    ("from shutil import which", "high"),
+    ("from collections import ChainMap", "high"),
+    ("import os\nos.makedirs('made', exist_ok=True)", "high"),
+    ("# caf\u00e9, a comment in UTF-8\nx = 1\nraise SystemExit(0 if x else 1)", "medium"),
 ]
 
 
