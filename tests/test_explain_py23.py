@@ -135,12 +135,16 @@ def test_a_long_log_keeps_the_frame_across_its_blocks():
 
 def test_the_python_in_the_log_silences_a_reading_it_contradicts(tmp_path):
     """numpy refuses a float size on Python 2 too (numpy 1.12+): where the log's paths show
-    Python 2, the float is no Python 3 division, and no cause is stated."""
+    Python 2, the float is no Python 3 division; numpy newer than the code is."""
     python = str(legacy_envs.env_python(legacy_envs.ensure_env("py27")))
     proc = _run(python, "import numpy as np\nn = 4\nnp.reshape(np.arange(n), (n / 2.0, 2))", tmp_path)
     log = proc.stderr.decode("utf-8", "replace")
     assert "cannot be interpreted as an index" in log and "python2.7" in log
-    assert _first(log) is None
+    assert _first(log) == ("numpy-too-new-for-code", "medium")
+    assert "python2-code-on-python3" not in [f.cause for f in explain_text(log).recognised]
+    # numpy 1.11 (the Theano 0.8.2 env) only warns and truncates: the same code runs there
+    older = str(legacy_envs.env_python(legacy_envs.ensure_env("theano082_py27")))
+    assert _run(older, "import numpy as np\nn = 4\nnp.reshape(np.arange(n), (n / 2.0, 2))", tmp_path).returncode == 0
     # the same text with Python 3's paths (the traceback of a Python 3 env) is the division
     python3 = str(legacy_envs.env_python(legacy_envs.ensure_env("healthy37")))
     log3 = _run(python3, "import numpy as np\nn = 4\nnp.reshape(np.arange(n), (n / 2, 2))", tmp_path).stderr.decode(
@@ -157,7 +161,7 @@ def test_the_interpreter_banner_names_the_python():
     assert python_hint("I use python 3.8 on Ubuntu") is None
     banner = ("Python 2.7.18 (default, Apr 20 2020, 19:27:10)\n"
               "TypeError: 'float' object cannot be interpreted as an index\n")
-    assert _first(banner) is None
+    assert _first(banner) == ("numpy-too-new-for-code", "medium")
     assert _first(banner.replace("2.7.18", "3.8.5")) == ("python2-code-on-python3", "medium")
 
 
