@@ -108,8 +108,9 @@ def test_python3_code_on_python2(code, confidence, tmp_path):
 
 def test_a_syntax_error_names_nothing_when_the_shown_line_is_neither_era(tmp_path):
     """A typo is no era: the bare `invalid syntax` names no cause, on either Python."""
-    for version in ("2.7", "3.13"):
+    for version in ("2.7", "3.7", "3.13"):
         assert _first(_failure(version, "x = (1,\ny = 2 2", tmp_path)) is None
+        assert _first(_failure(version, "day = '2020-01-05' 1", tmp_path)) is None  # no octal in a string
 
 
 def test_only_the_line_a_frame_shows_is_read_as_code():
