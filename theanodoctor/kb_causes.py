@@ -44,6 +44,8 @@ class Signature(NamedTuple):
     source: str
     logged: bool = False  # an error Theano logs and then goes on: like a warning, no cause of a later exception
     asks: str = ""  # the fact the log lacks that would decide (versions, OS ...): shown to the user
+    code: re.Pattern[str] | None = None  # must match the source line the traceback shows above the exception
+    on_python: SpecifierSet | None = None  # a Python seen in the log's paths outside this: only a hint (low)
 
     def match(self, segment: str, lowered: str) -> dict[str, str] | None:
         """The named values when this signature matches one normalised log segment, else None."""
@@ -64,15 +66,15 @@ def _fix(name: str, row: Any) -> str | None:
     return str(value)
 
 
-def _regex(name: str, row: Any) -> re.Pattern[str] | None:
-    value = row.get("regex")
+def _regex(name: str, row: Any, key: str = "regex") -> re.Pattern[str] | None:
+    value = row.get(key)
     if value is None:
         return None
     flags = re.IGNORECASE if row.get("nocase") else 0
     try:
         return re.compile(str(value), flags)
     except re.error as exc:
-        raise KnowledgeError(f"{where(name, row)}: `regex` does not compile: {exc}") from exc
+        raise KnowledgeError(f"{where(name, row)}: `{key}` does not compile: {exc}") from exc
 
 
 def _asks(name: str, row: Any) -> str:
@@ -133,6 +135,7 @@ def signatures() -> tuple[Signature, ...]:
             confidence=choice(SIGNATURES, row, "confidence", CONFIDENCES),
             note=text(SIGNATURES, row, "note", required=False), source=source(SIGNATURES, row, "source"),
             logged=bool(row.get("logged", False)), asks=_asks(SIGNATURES, row),
+            code=_regex(SIGNATURES, row, "code"), on_python=spec(SIGNATURES, row, "on_python"),
         )
         if sig.id in ids:
             raise KnowledgeError(f"{where(SIGNATURES, row)}: signature `{sig.id}` is defined twice")
