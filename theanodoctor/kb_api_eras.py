@@ -33,6 +33,7 @@ class Era(NamedTuple):
     name: str | None  # None: the module itself
     have: tuple[int, ...]  # indices of the releases that have it
     cites: dict[int, str]  # release index -> "<Project> <tag> <file>:<line>"
+    condition: str = ""  # at its newest release it is bound only under this `if` (the same form)
 
     def span(self) -> str:
         return _ranges(self.have, self.project.releases)
@@ -83,14 +84,17 @@ def lookup(module: str, name: str | None = None) -> Era | None:
     value = _names(project.key, module).get(name)
     if value is None:
         return lookup(f"{module}.{name}") if f"{module}.{name}" in project.modules else None
-    tokens = value.split()
-    have = _indices(tokens[0], project.releases)
+    spans, *tokens = value.split()
+    have = _indices(spans, project.releases)
     bounds = ([have[0]] if have[0] != 0 else []) + ([have[-1]] if have[-1] != len(project.releases) - 1 else [])
-    cites = {}
-    for index, token in zip(bounds, tokens[1:]):
-        file, _, line = token.rpartition(":")
-        cites[index] = f"{project.label} {project.tags[index]} {file or _path_at(row, index, project)}:{line}"
-    return Era(project, module, name, have, cites)
+    cites = {i: _cite(project, row, i, t) for i, t in zip(bounds, (t for t in tokens if not t.startswith("?")))}
+    condition = next((_cite(project, row, have[-1], t[1:]) for t in tokens if t.startswith("?")), "")
+    return Era(project, module, name, have, cites, condition)
+
+
+def _cite(project: Project, row: Any, index: int, token: str) -> str:
+    file, _, line = token.rpartition(":")
+    return f"{project.label} {project.tags[index]} {file or _path_at(row, index, project)}:{line}"
 
 
 @derived

@@ -11,18 +11,19 @@ A module is present at a release when its file is there and its top level does n
 unconditionally (Theano 0.10's `theano.sandbox.cuda` is such a stub). Its names are what its top
 level binds: `def`, `class`, assignments, `from <same project> import name` anywhere, any import
 in a package's `__init__`, and the names a `from x import *` of the same project brings (its
-`__all__`, else its public names). Sources in Python 2 syntax are parsed by a Python 2.7 given
-with --python2 (the same walk, see _PY2_WALK)."""
+`__all__`, else its public names): tools/api_walk.py, which a Python 2.7 given with --python2
+runs for the sources in Python 2 syntax."""
 
 from __future__ import annotations
 
 import argparse
-import ast
 import json
 import subprocess
 import sys
 from pathlib import Path
 from typing import NamedTuple
+
+import api_walk  # type: ignore[import-not-found]  # tools/ is on sys.path when this file runs
 
 PROJECTS = {
     # key: (label, package, [(release, tag or commit)])
@@ -40,154 +41,19 @@ PROJECTS = {
 
 
 class Parsed(NamedTuple):
-    """One module file at one release: bound name -> line, star imports, `__all__`, raises."""
+    """One module file at one release (see api_walk.walk)."""
     names: dict[str, int]
-    stars: list[tuple[str, int]]  # (absolute module, line)
+    stars: list[tuple[str, int]]  # (absolute module, line of the `if` it is under, or 0)
     froms: dict[str, tuple[str, str]]  # name -> (module of the same project, its name there)
     all_: list[str] | None
     raises: bool
+    conditional: dict[str, int]  # name -> line of the `if` it is bound or deleted under
 
 
-def _absolute(module: str | None, level: int, here: str, package: bool) -> str:
-    if not level:
-        return module or ""
-    parts = here.split(".") if package else here.split(".")[:-1]
-    parts = parts[:len(parts) - (level - 1)]
-    return ".".join(parts + ([module] if module else []))
-
-
-def walk(tree: ast.Module, here: str, package: bool, top: str) -> Parsed:
-    names: dict[str, int] = {}
-    stars: list[tuple[str, int]] = []
-    froms: dict[str, tuple[str, str]] = {}
-    all_: list[str] | None = None
-    raises = False
-
-    def bind(name: str, line: int) -> None:
-        names.setdefault(name, line)
-
-    def targets(node: ast.AST, line: int) -> None:
-        if isinstance(node, ast.Name):
-            bind(node.id, line)
-        elif isinstance(node, (ast.Tuple, ast.List)):
-            for elt in node.elts:
-                targets(elt, line)
-
-    def body(stmts: list[ast.stmt], top_level: bool) -> None:
-        nonlocal all_, raises
-        for st in stmts:
-            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                bind(st.name, st.lineno)
-            elif isinstance(st, ast.Assign):
-                for target in st.targets:
-                    targets(target, st.lineno)
-                    if isinstance(target, ast.Name) and target.id == "__all__":
-                        try:
-                            value = ast.literal_eval(st.value)
-                            all_ = [str(v) for v in value]
-                        except ValueError:
-                            pass
-            elif isinstance(st, ast.AnnAssign):
-                targets(st.target, st.lineno)
-            elif isinstance(st, ast.ImportFrom):
-                source = _absolute(st.module, st.level, here, package)
-                own = source == top or source.startswith(top + ".")
-                for alias in st.names:
-                    if alias.name == "*":
-                        if own:
-                            stars.append((source, st.lineno))
-                    elif own or package:
-                        bind(alias.asname or alias.name, st.lineno)
-                        if own:
-                            froms.setdefault(alias.asname or alias.name, (source, alias.name))
-            elif isinstance(st, ast.Import) and package:
-                for alias in st.names:
-                    bind(alias.asname or alias.name.split(".")[0], st.lineno)
-            elif isinstance(st, ast.Raise) and top_level:
-                raises = True
-            elif isinstance(st, ast.If):
-                body(st.body, False)
-                body(st.orelse, False)
-            elif isinstance(st, ast.Try):
-                body(st.body, False)
-                for handler in st.handlers:
-                    body(handler.body, False)
-                body(st.orelse, False)
-                body(st.finalbody, False)
-            elif isinstance(st, ast.With):
-                body(st.body, False)
-
-    body(tree.body, True)
-    return Parsed(names, stars, froms, all_, raises)
-
-
-# The same walk in Python 2.7 syntax, for the files Python 3 cannot parse (print statements, ...).
-_PY2_WALK = r'''
-import ast, json, sys
-def absolute(module, level, here, package):
-    if not level:
-        return module or ""
-    parts = here.split(".") if package else here.split(".")[:-1]
-    parts = parts[:len(parts) - (level - 1)]
-    return ".".join(parts + ([module] if module else []))
-def walk(src, here, package, top):
-    names, stars, froms, all_, raises = {}, [], {}, [None], [False]
-    def bind(n, line):
-        names.setdefault(n, line)
-    def targets(node, line):
-        if isinstance(node, ast.Name):
-            bind(node.id, line)
-        elif isinstance(node, (ast.Tuple, ast.List)):
-            for e in node.elts:
-                targets(e, line)
-    def body(stmts, top_level):
-        for st in stmts:
-            if isinstance(st, (ast.FunctionDef, ast.ClassDef)):
-                bind(st.name, st.lineno)
-            elif isinstance(st, ast.Assign):
-                for t in st.targets:
-                    targets(t, st.lineno)
-                    if isinstance(t, ast.Name) and t.id == "__all__":
-                        try:
-                            all_[0] = [str(v) for v in ast.literal_eval(st.value)]
-                        except ValueError:
-                            pass
-            elif isinstance(st, ast.ImportFrom):
-                source = absolute(st.module, st.level, here, package)
-                own = source == top or source.startswith(top + ".")
-                for a in st.names:
-                    if a.name == "*":
-                        if own:
-                            stars.append((source, st.lineno))
-                    elif own or package:
-                        bind(a.asname or a.name, st.lineno)
-                        if own:
-                            froms.setdefault(a.asname or a.name, (source, a.name))
-            elif isinstance(st, ast.Import) and package:
-                for a in st.names:
-                    bind(a.asname or a.name.split(".")[0], st.lineno)
-            elif isinstance(st, ast.Raise) and top_level:
-                raises[0] = True
-            elif isinstance(st, ast.If):
-                body(st.body, False); body(st.orelse, False)
-            elif isinstance(st, ast.TryExcept):
-                body(st.body, False); body(st.orelse, False)
-                for h in st.handlers:
-                    body(h.body, False)
-            elif isinstance(st, ast.TryFinally):
-                body(st.body, False); body(st.finalbody, False)
-            elif isinstance(st, ast.With):
-                body(st.body, False)
-    body(ast.parse(src).body, True)
-    return [names, stars, froms, all_[0], raises[0]]
-out = []
-for item in json.load(sys.stdin):
-    try:
-        out.append(walk(item[0], item[1], item[2], item[3]))
-    except SyntaxError:
-        out.append(None)
-json.dump(out, sys.stdout)
-'''
+def _parsed(found: dict) -> Parsed:
+    return Parsed(found["names"], [(m, c) for m, c in found["stars"]],
+                  {k: (m, n) for k, (m, n) in found["froms"].items()}, found["all"], found["raises"],
+                  found["conditional"])
 
 
 def _tree(git: str, tag: str, package: str) -> dict[str, str]:
@@ -224,42 +90,49 @@ def parse_release(files: dict[str, str], top: str, python2: str | None) -> dict[
     for path, text in files.items():
         module, package = module_of(path)
         try:
-            parsed[module] = (path, walk(ast.parse(text), module, package, top))
+            parsed[module] = (path, _parsed(api_walk.walk(text, module, package, top)))
         except SyntaxError:
             legacy.append((path, text, module, package))
     if legacy and python2:
-        out = json.loads(subprocess.run([python2, "-c", _PY2_WALK], check=True, capture_output=True,
+        walker = str(Path(__file__).with_name("api_walk.py"))
+        out = json.loads(subprocess.run([python2, walker], check=True, capture_output=True,
                                         input=json.dumps([[t, m, p, top] for _, t, m, p in legacy]).encode()).stdout)
-        for (path, _, module, _), result in zip(legacy, out):
-            if result is not None:
-                names, stars, froms, all_, raises = result
-                parsed[module] = (path, Parsed(names, [tuple(s) for s in stars],
-                                               {k: tuple(v) for k, v in froms.items()}, all_, raises))
+        for (path, _, module, _), found in zip(legacy, out):
+            if found is not None:
+                parsed[module] = (path, _parsed(found))
     elif legacy:
         sys.stderr.write(f"{len(legacy)} files need --python2\n")
     return parsed
 
 
-def exported(parsed: dict[str, tuple[str, Parsed]]) -> dict[str, tuple[str, dict[str, tuple[str, int]]]]:
-    """Module -> (its file, public name -> (file, line) where it is bound), star imports resolved."""
-    memo: dict[str, dict[str, tuple[str, int]]] = {}
+Where = tuple[str, int, "tuple[str, int] | None"]  # file, line, (file, line) of the `if` it depends on
 
-    def names(module: str, stack: tuple[str, ...]) -> dict[str, tuple[str, int]]:
+
+def exported(parsed: dict[str, tuple[str, Parsed]]) -> dict[str, tuple[str, dict[str, Where]]]:
+    """Module -> (its file, public name -> where it is bound), star imports resolved."""
+    memo: dict[str, dict[str, Where]] = {}
+
+    def names(module: str, stack: tuple[str, ...]) -> dict[str, Where]:
         if module in memo:
             return memo[module]
         path, p = parsed[module]
-        found = {n: (path, line) for n, line in p.names.items()}
+        found: dict[str, Where] = {}
+        for n, line in p.names.items():
+            found[n] = (path, line, (path, p.conditional[n]) if n in p.conditional else None)
         for n, (source, original) in p.froms.items():  # cite the definition, not the re-export
             if source in parsed and source not in stack:
                 origin = names(source, stack + (module,)).get(original)
                 if origin is not None:
-                    found[n] = origin
-        for source, line in p.stars:
+                    found[n] = origin if n not in p.conditional else origin[:2] + ((path, p.conditional[n]),)
+        for source, condition in p.stars:
             if source in parsed and source not in stack:
                 wanted = parsed[source][1].all_
                 for n, where in names(source, stack + (module,)).items():
                     if n in wanted if wanted is not None else not n.startswith("_"):
-                        found.setdefault(n, where)
+                        found.setdefault(n, where if not condition else where[:2] + ((path, condition),))
+        for n, line in p.conditional.items():  # deleted under a condition
+            if n in found and found[n][2] is None:
+                found[n] = found[n][:2] + ((path, line),)
         memo[module] = found
         return found
 
@@ -301,8 +174,12 @@ def build(key: str, git: str, python2: str | None) -> dict:
             cited = ([with_it[0]] if with_it[0] != 0 else []) + ([with_it[-1]] if with_it[-1] != last else [])
             tokens = [_ranges(with_it, labels)]
             for i in cited:
-                file, line = at[i][module][1][name]
+                file, line, _ = at[i][module][1][name]
                 tokens.append(f"{'' if file == at[i][module][0] else file}:{line}")
+            condition = at[with_it[-1]][module][1][name][2]
+            if condition:  # bound only when a condition holds, at its newest release
+                file, line = condition
+                tokens.append(f"?{'' if file == at[with_it[-1]][module][0] else file}:{line}")
             varying.append(" ".join([name] + tokens))
         if always:
             row["always"] = " ".join(always)
@@ -320,9 +197,10 @@ HEADER = """\
 #   modules.M.in      the releases that have module M (a stub that raises on import counts as absent)
 #   path / paths      M's file at its newest release (paths: the file per release where it moved)
 #   always            names bound in M at every release read
-#   names             "N RANGES [FILE]:LINE ...": name N, the releases with it, then where it is bound at its
-#                     first release (unless that is the first read) and at its last (unless that is
-#                     the last read); no FILE: M's own file at that release. So every row's source
+#   names             "N RANGES [FILE]:LINE ... [?[FILE]:LINE]": name N, the releases with it, then where
+#                     it is bound at its first release (unless that is the first read) and at its last
+#                     (unless that is the last read); no FILE: M's own file at that release; ?: at its
+#                     newest release N is bound (or deleted) only under the `if` at that line. So every row's source
 #                     is "<Project> <tag> <file>:<line>", e.g. "Theano rel-0.8.0 theano/tensor/nnet/nnet.py:2186".
 """
 

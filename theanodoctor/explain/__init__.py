@@ -33,9 +33,8 @@ def explain_lines(numbered: Iterable[tuple[int, str]], facts: Any = None,
 
 
 def _explain(feed: Callable[[Scanner], ScanResult], facts: Any, context: tuple[str, ...]) -> Explanation:
-    from .refine import refine
-
     from . import api_era
+    from .refine import refine
 
     scanner = Scanner(kb_causes.signatures(), watch=api_era.WATCH)
     scanner.result.context_seen.update(c.lower() for c in context)

@@ -114,6 +114,10 @@ def resolve(expr: str, name: str) -> str | None:
     """The module a dotted expression of the code names (``name`` is used on it): through the
     documented aliases, a full module name, or else the table's modules whose name ends so and
     that bind ``name`` in some release: the one with the fewest parts, when only one has them."""
+    parts = expr.split(".")
+    inner = [i for i, part in enumerate(parts) if i and part in kb_api_eras.projects()]
+    if inner:  # a library reached through another module's import of it (`lasagne.utils.theano.sandbox`)
+        expr = ".".join(parts[inner[-1]:])
     head, _, rest = expr.partition(".")
     if head in ALIASES:
         expr = ALIASES[head] + ("." + rest if rest else "")
@@ -151,6 +155,8 @@ def _judge(use: Use, era: Era, installed: dict[str, tuple[str, int, str]], cause
         too_new, confidence = gone, "medium" if gone != late else "low"
         if use.name and era.name is None:
             confidence = "low"  # a submodule is an attribute only once imported: maybe it was not (or failed)
+    if era.condition:
+        confidence = "low"  # bound only when a condition holds (a backend, a dependency's version)
     moved = _moved(era) if too_new else ()
     if moved and version is None:
         confidence = "low"  # the releases without it have it elsewhere: maybe only the import path is wrong
@@ -191,6 +197,8 @@ def _finding(use: Use, era: Era, cause: Cause, too_new: bool, confidence: str,
         index = next((i for i in era.have if i >= index and not project.version(i).is_prerelease), index)
         said = f"The code uses {what}, which {project.label} has only from {project.releases[index]} on ({era.span()})"
         remedy = f"install {project.label} {project.releases[index]} or newer"
+    if era.condition:
+        said += f"; its newest release defines it only when a condition holds ({era.condition})"
     shown = f"the log shows {project.label} {seen[0]} installed" if seen else \
         f"the log does not show which {project.label} is installed"
     source = era.cites.get(index) or next(iter(era.cites.values()), "")
