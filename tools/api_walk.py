@@ -3,7 +3,6 @@
 Written for Python 2.7 and 3 alike: sources in Python 2 syntax (Theano 0.7's print statements)
 are read by running this file under a Python 2.7 (JSON in on stdin, JSON out)."""
 
-from __future__ import print_function
 
 import ast
 import json
