@@ -84,19 +84,19 @@ def module_of(path: str) -> tuple[str, bool]:
     return ".".join(parts[:-1] if package else parts), package
 
 
-def parse_release(files: dict[str, str], top: str, python2: str | None) -> dict[str, tuple[str, Parsed]]:
+def parse_release(files: dict[str, str], python2: str | None) -> dict[str, tuple[str, Parsed]]:
     parsed: dict[str, tuple[str, Parsed]] = {}
     legacy = []
     for path, text in files.items():
         module, package = module_of(path)
         try:
-            parsed[module] = (path, _parsed(api_walk.walk(text, module, package, top)))
+            parsed[module] = (path, _parsed(api_walk.walk(text, module, package)))
         except SyntaxError:
             legacy.append((path, text, module, package))
     if legacy and python2:
         walker = str(Path(__file__).with_name("api_walk.py"))
         out = json.loads(subprocess.run([python2, walker], check=True, capture_output=True,
-                                        input=json.dumps([[t, m, p, top] for _, t, m, p in legacy]).encode()).stdout)
+                                        input=json.dumps([[t, m, p] for _, t, m, p in legacy]).encode()).stdout)
         for (path, _, module, _), found in zip(legacy, out):
             if found is not None:
                 parsed[module] = (path, _parsed(found))
@@ -109,34 +109,45 @@ Where = tuple[str, int, "tuple[str, int] | None"]  # file, line, (file, line) of
 
 
 def exported(parsed: dict[str, tuple[str, Parsed]]) -> dict[str, tuple[str, dict[str, Where]]]:
-    """Module -> (its file, public name -> where it is bound), star imports resolved."""
-    memo: dict[str, dict[str, Where]] = {}
+    """Module -> (its file, public name -> where it is bound), star imports resolved: repeated
+    until nothing changes, so import cycles (theano.tensor <-> theano.tensor.basic) settle."""
 
-    def names(module: str, stack: tuple[str, ...]) -> dict[str, Where]:
-        if module in memo:
-            return memo[module]
-        path, p = parsed[module]
-        found: dict[str, Where] = {}
-        for n, line in p.names.items():
-            found[n] = (path, line, (path, p.conditional[n]) if n in p.conditional else None)
-        for n, (source, original) in p.froms.items():  # cite the definition, not the re-export
-            if source in parsed and source not in stack:
-                origin = names(source, stack + (module,)).get(original)
-                if origin is not None:
-                    found[n] = origin if n not in p.conditional else origin[:2] + ((path, p.conditional[n]),)
-        for source, condition in p.stars:
-            if source in parsed and source not in stack:
-                wanted = parsed[source][1].all_
-                for n, where in names(source, stack + (module,)).items():
-                    if n in wanted if wanted is not None else not n.startswith("_"):
-                        found.setdefault(n, where if not condition else where[:2] + ((path, condition),))
-        for n, line in p.conditional.items():  # deleted under a condition
-            if n in found and found[n][2] is None:
-                found[n] = found[n][:2] + ((path, line),)
-        memo[module] = found
-        return found
+    def own(source: str, here: str, package: bool) -> str | None:
+        """The project's module an import names: itself, or (Python 2) relative to the package."""
+        if source in parsed:
+            return source
+        parent = here if package else here.rpartition(".")[0]
+        return f"{parent}.{source}" if f"{parent}.{source}" in parsed else None
 
-    return {m: (parsed[m][0], {n: w for n, w in names(m, ()).items() if not n.startswith("_")})
+    found: dict[str, dict[str, Where]] = {}
+    for module, (path, p) in parsed.items():
+        package = path.endswith("__init__.py")
+        found[module] = {n: (path, line, (path, p.conditional[n]) if n in p.conditional else None)
+                         for n, line in p.names.items()
+                         # a module's imports of other libraries are no names of its own
+                         if package or n not in p.froms or own(p.froms[n][0], module, package)}
+    changed = True
+    while changed:
+        changed = False
+        for module, (path, p) in parsed.items():
+            package, names = path.endswith("__init__.py"), found[module]
+            for n, (source, original) in p.froms.items():  # cite the definition, not the re-export
+                origin = found.get(own(source, module, package) or "", {}).get(original)
+                if origin is not None and n in names:
+                    origin = origin if n not in p.conditional else origin[:2] + ((path, p.conditional[n]),)
+                    if names[n] != origin:
+                        names[n], changed = origin, True
+            for source, condition in p.stars:
+                star = own(source, module, package) or ""
+                wanted = parsed[star][1].all_ if star in parsed else None
+                for n, where in list(found.get(star, {}).items()):
+                    if n not in names and (n in wanted if wanted is not None else not n.startswith("_")):
+                        names[n], changed = where if not condition else where[:2] + ((path, condition),), True
+        for module, (path, p) in parsed.items():  # deleted under a condition
+            for n, line in p.conditional.items():
+                if n in found[module] and found[module][n][2] is None:
+                    found[module][n] = found[module][n][:2] + ((path, line),)
+    return {m: (parsed[m][0], {n: w for n, w in found[m].items() if not n.startswith("_")})
             for m in parsed if not parsed[m][1].raises}
 
 
@@ -156,7 +167,7 @@ def build(key: str, git: str, python2: str | None) -> dict:
     the name at its first release (when not the project's first) and at its last (when not the
     project's last); a cite without a file is the module's own file at that release."""
     label, top, releases = PROJECTS[key]
-    at = [exported(parse_release(_tree(git, tag, top), top, python2)) for _, tag in releases]
+    at = [exported(parse_release(_tree(git, tag, top), python2)) for _, tag in releases]
     labels, last = [r for r, _ in releases], len(releases) - 1
     modules: dict[str, dict] = {}
     for module in sorted(set().union(*at)):

@@ -38,10 +38,10 @@ def bound(stmts):
     return names
 
 
-def walk(source, here, package, top):
+def walk(source, here, package):
     """names: name -> line; stars: [[module, line of a condition or 0]]; froms: name -> [module,
-    name] (imports from the same project); all: the literal __all__ or None; raises: the top level
-    raises unconditionally; conditional: name -> line of the `if` it is bound (or deleted) under."""
+    name] (what `from module import name` bound); all: the literal __all__ or None; raises: the top
+    level raises unconditionally; conditional: name -> line of the `if` it is bound (or deleted) under."""
     out = {"names": {}, "stars": [], "froms": {}, "all": None, "raises": False, "conditional": {}}
 
     def bind(name, line, condition):
@@ -75,17 +75,16 @@ def walk(source, here, package, top):
                 for target in st.targets:
                     if isinstance(target, ast.Name):
                         out["conditional"].setdefault(target.id, condition or st.lineno)
-            elif isinstance(st, ast.ImportFrom):
+            elif isinstance(st, ast.ImportFrom) and st.module != "__future__":
+                # which of these are the project's own (Python 2 imports `from nnet import *`
+                # relative to the package) is decided once every module is known
                 source = absolute(st.module, st.level, here, package)
-                own = source == top or source.startswith(top + ".")
                 for alias in st.names:
                     if alias.name == "*":
-                        if own:
-                            out["stars"].append([source, condition])
-                    elif own or package:
+                        out["stars"].append([source, condition])
+                    else:
                         bind(alias.asname or alias.name, st.lineno, condition)
-                        if own:
-                            out["froms"].setdefault(alias.asname or alias.name, [source, alias.name])
+                        out["froms"].setdefault(alias.asname or alias.name, [source, alias.name])
             elif isinstance(st, ast.Import) and package:
                 for alias in st.names:
                     bind(alias.asname or alias.name.split(".")[0], st.lineno, condition)
@@ -113,9 +112,9 @@ def walk(source, here, package, top):
 
 def main():
     results = []
-    for source, here, package, top in json.load(sys.stdin):
+    for source, here, package in json.load(sys.stdin):
         try:
-            results.append(walk(source, here, package, top))
+            results.append(walk(source, here, package))
         except SyntaxError:
             results.append(None)
     json.dump(results, sys.stdout)
