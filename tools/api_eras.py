@@ -60,7 +60,10 @@ def _tree(git: str, tag: str, package: str) -> dict[str, str]:
     """Every .py file of the package at the tag (tests excluded): path -> text."""
     listing = subprocess.run(["git", "-C", git, "ls-tree", "-r", "--name-only", tag, package + "/"],
                              check=True, capture_output=True, text=True).stdout.split()
-    paths = [p for p in listing if p.endswith(".py") and not _private(p)]
+    packages = {p.rpartition("/")[0] for p in listing if p.endswith("/__init__.py")}
+    # a folder without __init__.py is no package: its files are not modules the release installs
+    paths = [p for p in listing if p.endswith(".py") and not _private(p)
+             and all("/".join(p.split("/")[:i]) in packages for i in range(1, p.count("/") + 1))]
     batch = subprocess.run(["git", "-C", git, "cat-file", "--batch"], check=True, capture_output=True,
                            input="".join(f"{tag}:{p}\n" for p in paths).encode()).stdout
     files, pos = {}, 0
