@@ -7,6 +7,7 @@ are read by running this file under a Python 2.7 (JSON in on stdin, JSON out).""
 import ast
 import json
 import sys
+import warnings
 
 _DEFS = tuple(getattr(ast, n) for n in ("FunctionDef", "AsyncFunctionDef", "ClassDef") if hasattr(ast, n))
 _TRIES = tuple(getattr(ast, n) for n in ("Try", "TryExcept", "TryFinally") if hasattr(ast, n))
@@ -106,7 +107,10 @@ def walk(source, here, package):
             elif isinstance(st, ast.With):
                 body(st.body, False, condition)
 
-    body(ast.parse(source).body, True, 0)
+    with warnings.catch_warnings():  # old sources' invalid escapes are not this reader's business
+        warnings.simplefilter("ignore")
+        tree = ast.parse(source)
+    body(tree.body, True, 0)
     return out
 
 
