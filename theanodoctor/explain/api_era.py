@@ -83,8 +83,10 @@ def _use(number: int, text: str, before: tuple[str, ...]) -> Use | None:
             break
     else:
         return None
-    code = next((line for line in reversed(before) if line.strip() and set(line.strip()) - set("^~ ")), "")
-    shown = (Evidence(number - 1, code.strip()[:400]),) if code else ()
+    # the code line above the message (Python 3.11+ puts a line of carets between)
+    back, code = next(((i, line) for i, line in enumerate(reversed(before), 1)
+                       if line.strip() and set(line.strip()) - set("^~ ")), (0, ""))
+    shown = (Evidence(number - back, code.strip()[:400]),) if code else ()
     evidence = shown + (Evidence(number, text.strip()[:400]),)
     groups = m.groupdict()
     if groups.get("layer"):
