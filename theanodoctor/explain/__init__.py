@@ -49,16 +49,16 @@ def _explain(feed: Callable[[Scanner], ScanResult], facts: Any, context: tuple[s
                        probed=_probed(facts))
 
 
-def merge(findings: list[Finding], produced: list[Finding], scan: ScanResult) -> list[Finding]:
-    """Findings of the producers beside the signatures: one that names a cause already found
-    joins it (the surer confidence, both details); one whose message line a signature already
-    explains with confidence is left out (the hand-written row is the more specific)."""
+def merge(findings: list[Finding], produced: list[tuple[Finding, int]], scan: ScanResult) -> list[Finding]:
+    """Findings of the producers beside the signatures (each with the line of the message it
+    reads): one that names a cause already found joins it (the surer confidence, both details);
+    one whose message line a signature already explains with confidence is left out (the
+    hand-written row is the more specific)."""
     if not produced:
         return findings
     merged = list(findings)
-    for extra in produced:
+    for extra, line in produced:
         same = next((i for i, f in enumerate(merged) if f.cause == extra.cause), None)
-        lines = {e.line for e in extra.evidence}
         if same is not None:
             old = merged[same]
             surer = min(old.confidence, extra.confidence, key=RANK.__getitem__)
@@ -68,7 +68,7 @@ def merge(findings: list[Finding], produced: list[Finding], scan: ScanResult) ->
                                                          key=lambda e: e.line))[:MAX_EVIDENCE],
                                    signatures=old.signatures + extra.signatures,
                                    signature_sources=old.signature_sources + extra.signature_sources)
-        elif not any(f.confidence != "low" and any(e.line in lines for e in f.evidence) for f in findings):
+        elif not any(f.confidence != "low" and any(e.line == line for e in f.evidence) for f in findings):
             merged.append(extra)
     final = scan.final_exception[0] if scan.final_exception else None
     return order(merged, kb_causes.causes(), final)

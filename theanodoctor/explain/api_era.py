@@ -58,15 +58,17 @@ class Use(NamedTuple):
     evidence: tuple[Evidence, ...]
 
 
-def findings(watched: list[tuple[int, str, tuple[str, ...], str]], causes: dict[str, Cause]) -> list[Finding]:
-    found: dict[str, Finding] = {}
+def findings(watched: list[tuple[int, str, tuple[str, ...], str]],
+             causes: dict[str, Cause]) -> list[tuple[Finding, int]]:
+    """One finding per cause (the surest), each with the number of the message line it reads."""
+    found: dict[str, tuple[Finding, int]] = {}
     installed = versions(watched)
     for number, text, before, _ in watched:
         use = _use(number, text, before)
         era = kb_api_eras.lookup(use.module, use.name) if use else None
         finding = _judge(use, era, installed, causes) if use and era else None
-        if finding and (finding.cause not in found or _rank(finding) < _rank(found[finding.cause])):
-            found[finding.cause] = finding
+        if finding and (finding.cause not in found or _rank(finding) < _rank(found[finding.cause][0])):
+            found[finding.cause] = (finding, number)
     return list(found.values())
 
 
