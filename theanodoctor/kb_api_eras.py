@@ -7,6 +7,7 @@ its line); ``None`` when the module or name is in no release read (user code, an
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from packaging.version import InvalidVersion, Version
@@ -36,7 +37,7 @@ class Era(NamedTuple):
     condition: str = ""  # at its newest release it is bound only under this `if` (the same form)
 
     def span(self) -> str:
-        return _ranges(self.have, self.project.releases)
+        return ranges(self.have, self.project.releases)
 
     def newest_before(self, version: Version) -> int | None:
         older = [i for i in self.have if self.project.version(i) < version]
@@ -131,11 +132,12 @@ def _indices(spans: str, releases: tuple[str, ...]) -> tuple[int, ...]:
     return tuple(found)
 
 
-def _ranges(indices: tuple[int, ...], releases: tuple[str, ...]) -> str:
+def ranges(indices: Sequence[int], releases: Sequence[str], sep: str = ", ") -> str:
+    """Release indices as spans of the release names: "0.7-0.8.2, 1.0.0" (the table uses sep ",")."""
     spans: list[list[int]] = []
     for i in indices:
         if spans and spans[-1][1] == i - 1:
             spans[-1][1] = i
         else:
             spans.append([i, i])
-    return ", ".join(releases[a] if a == b else f"{releases[a]}-{releases[b]}" for a, b in spans)
+    return sep.join(releases[a] if a == b else f"{releases[a]}-{releases[b]}" for a, b in spans)

@@ -25,6 +25,8 @@ from typing import NamedTuple
 
 import api_walk  # type: ignore[import-not-found]  # tools/ is on sys.path when this file runs
 
+from theanodoctor.kb_api_eras import ranges
+
 PROJECTS = {
     # key: (label, package, [(release, tag or commit)])
     "theano": ("Theano", "theano", [(v, "rel-" + v.replace("b", "beta")) for v in (
@@ -155,13 +157,7 @@ def exported(parsed: dict[str, tuple[str, Parsed]]) -> dict[str, tuple[str, dict
 
 
 def _ranges(indices: list[int], releases: list[str]) -> str:
-    spans: list[list[int]] = []
-    for i in indices:
-        if spans and spans[-1][1] == i - 1:
-            spans[-1][1] = i
-        else:
-            spans.append([i, i])
-    return ",".join(releases[a] if a == b else f"{releases[a]}-{releases[b]}" for a, b in spans)
+    return ranges(indices, releases, sep=",")
 
 
 def build(key: str, git: str, python2: str | None) -> dict:
