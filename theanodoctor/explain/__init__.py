@@ -7,11 +7,12 @@ refine the remedies with the values the log carries and, when given, the probe's
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import Any, BinaryIO
 
 from theanodoctor import kb_causes
 
-from .result import Evidence, Explanation, Finding, build
+from .result import MAX_EVIDENCE, RANK, Evidence, Explanation, Finding, build, order
 from .scan import Scanner, ScanResult
 
 __all__ = ["Evidence", "Explanation", "Finding", "explain_lines", "explain_stream", "explain_text"]
@@ -32,17 +33,45 @@ def explain_lines(numbered: Iterable[tuple[int, str]], facts: Any = None,
 
 
 def _explain(feed: Callable[[Scanner], ScanResult], facts: Any, context: tuple[str, ...]) -> Explanation:
+    from . import api_era
     from .refine import refine
 
-    scanner = Scanner(kb_causes.signatures())
+    scanner = Scanner(kb_causes.signatures(), watch=api_era.WATCH)
     scanner.result.context_seen.update(c.lower() for c in context)
     scan = feed(scanner)
     findings = build(scan, kb_causes.causes())
+    if scan.watched:
+        findings = merge(findings, api_era.findings(scan.watched_lines(), kb_causes.causes()), scan)
     findings, notes = refine(findings, scan, facts)
     final = Evidence(*scan.final_exception) if scan.final_exception else None
     return Explanation(findings=tuple(findings), significant=tuple(Evidence(n, t) for n, t in scan.significant()),
                        final_exception=final, lines=scan.lines, blank=scan.nonblank == 0, notes=tuple(notes),
                        probed=_probed(facts))
+
+
+def merge(findings: list[Finding], produced: list[tuple[Finding, int]], scan: ScanResult) -> list[Finding]:
+    """Findings of the producers beside the signatures (each with the line of the message it
+    reads): one that names a cause already found joins it (the surer confidence, both details);
+    one whose message line a signature already explains with confidence is left out (the
+    hand-written row is the more specific)."""
+    if not produced:
+        return findings
+    merged = list(findings)
+    for extra, line in produced:
+        same = next((i for i, f in enumerate(merged) if f.cause == extra.cause), None)
+        if same is not None:
+            old = merged[same]
+            surer = min(old.confidence, extra.confidence, key=RANK.__getitem__)
+            merged[same] = replace(old, confidence=surer, details=old.details + extra.details,
+                                   values={**extra.values, **old.values},
+                                   evidence=tuple(sorted(set(old.evidence) | set(extra.evidence),
+                                                         key=lambda e: e.line))[:MAX_EVIDENCE],
+                                   signatures=old.signatures + extra.signatures,
+                                   signature_sources=old.signature_sources + extra.signature_sources)
+        elif not any(f.confidence != "low" and any(e.line == line for e in f.evidence) for f in findings):
+            merged.append(extra)
+    final = scan.final_exception[0] if scan.final_exception else None
+    return order(merged, kb_causes.causes(), final)
 
 
 def explain_text(text: str, context: tuple[str, ...] = ()) -> Explanation:

@@ -36,7 +36,7 @@ def refine(findings: list[Finding], scan: ScanResult, facts: Any) -> tuple[list[
     for finding in findings:
         func = _REFINERS.get(finding.cause)
         details = tuple(func(finding, scan, facts)) if func else ()
-        refined.append(replace(finding, details=details) if details else finding)
+        refined.append(replace(finding, details=finding.details + details) if details else finding)
     notes = []
     if facts is None and any(f.cause in _FACT_HUNGRY for f in refined):
         notes.append(FACTS_HINT)

@@ -45,6 +45,7 @@ EXCEPTION_LINE = re.compile(
 LOGGER_LINE = re.compile(r"^\s*(?:ERROR|CRITICAL) \([\w.]+\):")
 COMPILER_LINE = re.compile(r"\berror\b\s*(?:C\d+|LNK\d+)?\s*:|fatal error|undefined reference|cannot find -l|"
                            r"\bfatal\s*:|collect2|Compilation failed", re.IGNORECASE)
+WATCHED_PER_LOG = 64  # lines kept for the producers beside the signatures (the first and the last)
 
 
 @dataclass
@@ -67,6 +68,14 @@ class ScanResult:
     traceback: bool = False  # a Python traceback began, even where the paste stops before its exception
     died: bool = False  # the process was killed by a signal (PROCESS_DIED)
     nonblank: int = 0
+    # lines holding a watched text (Scanner's `watch`): (number, text, up to 3 lines before, the line after)
+    watched: list[tuple[int, str, tuple[str, ...], str]] = field(default_factory=list)
+    watched_last: deque[tuple[int, str, tuple[str, ...], str]] = field(
+        default_factory=lambda: deque(maxlen=WATCHED_PER_LOG // 2))
+
+    def watched_lines(self) -> list[tuple[int, str, tuple[str, ...], str]]:
+        seen = {item[0] for item in self.watched}
+        return self.watched + [item for item in self.watched_last if item[0] not in seen]
 
     def significant(self) -> list[tuple[int, str]]:
         seen = {n for n, _ in self.first_significant}
@@ -74,7 +83,10 @@ class ScanResult:
 
 
 class Scanner:
-    def __init__(self, sigs: Iterable[Signature]) -> None:
+    """``watch``: lower-case texts whose lines are kept (with their neighbours) in ``watched``
+    for the producers of findings that read more than one line (explain/api_era.py)."""
+
+    def __init__(self, sigs: Iterable[Signature], watch: Iterable[str] = ()) -> None:
         self.sigs = tuple(sigs)
         self.context = sorted({c for s in self.sigs for c in s.context + s.unless} | set(OLD_BACKEND_SIGNS)
                               | set(HINT_TEXTS))
@@ -83,7 +95,7 @@ class Scanner:
             for literal in sig.contains:
                 holders.setdefault(literal, []).append(index)
         self.literals = sorted(holders)
-        self.words = _automaton(holders, self.context)
+        self.words = _automaton(holders, self.context, set(watch))
         self.result = ScanResult()
         self._tail: list[str] = []  # the previous block's last lines: the frame above an exception
 
@@ -115,27 +127,45 @@ class Scanner:
         # line index -> the signatures whose literal texts it holds (matches come in the order they end)
         hit: dict[int, set[int]] = {}
         seen = self.result.context_seen
-        holds: set[int] = set()
+        holds: set[int] | None = None
+        watched: set[int] = set()
         index, limit = -1, -1
         hint_at = -1  # where the first text that may name the Python ends (the same pass finds it)
-        for end, (sigs, context) in self.words.iter(lowered):
+        for end, (sigs, context, watch) in self.words.iter(lowered):
             if context is not None:
                 seen.add(context)
                 if hint_at < 0 and context in HINT_TEXTS:
                     hint_at = end
-            if sigs is None:
+            if sigs is None and not watch:
                 continue
             if end >= limit:
                 index = bisect_right(starts, end) - 1
                 limit = starts[index + 1]
-                holds = hit.setdefault(index, set())
-            holds.update(sigs)
+                holds = None
+            if sigs is not None:
+                if holds is None:
+                    holds = hit.setdefault(index, set())
+                holds.update(sigs)
+            if watch:
+                watched.add(index)
         if self.result.python_hint is None and hint_at >= 0:
             self._python_hint(block, starts, hint_at)
         window = self._tail + texts
         for index in sorted(hit):
             self._line(*block[index], sorted(hit[index]), window, index + len(self._tail))
+        if watched:
+            self._watched(block, texts, sorted(watched))
         self._tail = window[-LOOK_BACK:]
+
+    def _watched(self, block: list[tuple[int, str]], texts: list[str], indices: list[int]) -> None:
+        result = self.result
+        for index in indices:
+            before = tuple((self._tail + texts[:index])[-3:] if index < 3 else texts[index - 3:index])
+            item = (block[index][0], block[index][1], before, texts[index + 1] if index + 1 < len(texts) else "")
+            if len(result.watched) < WATCHED_PER_LOG // 2:
+                result.watched.append(item)
+            else:
+                result.watched_last.append(item)
 
     def _python_hint(self, block: list[tuple[int, str]], starts: list[int], pos: int) -> None:
         for _, text in block[bisect_right(starts, pos) - 1:]:
@@ -185,13 +215,15 @@ class Scanner:
                 self.result.last_significant.append(item)
 
 
-def _automaton(holders: dict[str, list[int]], context: list[str]) -> ahocorasick.Automaton:
+def _automaton(holders: dict[str, list[int]], context: list[str], watch: set[str]) -> ahocorasick.Automaton:
     """One automaton over every text: its value is (the signatures a literal belongs to, or None
-    for a text that is only context; the context text, or None for a text that is only a literal)."""
+    for a text that is only context; the context text, or None for a text that is only a literal;
+    whether the text is watched)."""
     words, contextual = ahocorasick.Automaton(), set(context)
-    for word in set(holders) | contextual:
+    for word in set(holders) | contextual | watch:
         sigs = holders.get(word)
-        words.add_word(word, (None if sigs is None else tuple(sigs), word if word in contextual else None))
+        words.add_word(word, (None if sigs is None else tuple(sigs), word if word in contextual else None,
+                              word in watch))
     words.make_automaton()
     return words
 

@@ -1,0 +1,177 @@
+"""The release table of Theano/Lasagne/Keras names (profiles/api_eras.yaml, tools/api_eras.py)
+and what `explain` makes of the messages a missing name gives: the table is re-read from real
+installed Theano releases (their files, with `ast`; never imported here), and the messages are
+the ones the real interpreters print in the cached legacy environments."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.legacy_envs import ensure_env, env_python
+from theanodoctor import kb_api_eras
+from theanodoctor.explain import explain_text
+from theanodoctor.explain.installed import versions
+from theanodoctor.sources import problem
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import api_eras  # noqa: E402  (tools/ is no package)
+import api_walk  # noqa: E402
+
+
+def ensure(name: str) -> Path:
+    return env_python(ensure_env(name))
+
+
+def _site(python: Path) -> Path:
+    out = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                         capture_output=True, text=True, check=True, timeout=60)
+    return Path(out.stdout.strip())
+
+
+def _run(python: Path, code: str, tmp_path: Path) -> str:
+    """What the interpreter prints for a script (stdout and stderr, as a user pastes it)."""
+    script = tmp_path / "legacy.py"
+    script.write_text(code, encoding="utf-8")
+    proc = subprocess.run([str(python), "-W", "ignore", str(script)], capture_output=True, text=True,
+                          timeout=300, cwd=tmp_path, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+    return proc.stdout + proc.stderr
+
+
+def _era_findings(text: str):
+    return [f for f in explain_text(text).findings if "api-era" in f.signatures]
+
+
+@pytest.mark.parametrize(("env", "release"), [("theano082_py27", "0.8.2"), ("theano090_py36", "0.9.0"),
+                                              ("theano103_np116", "1.0.3"), ("healthy37", "1.0.5")])
+def test_the_table_matches_an_installed_release(env: str, release: str) -> None:
+    python = ensure(env)
+    site = _site(python)
+    files = {str(p.relative_to(site)): p.read_text(encoding="utf-8", errors="replace")
+             for p in (site / "theano").rglob("*.py") if not api_eras._private(str(p.relative_to(site)))}
+    legacy_python = str(python) if "py27" in env else None  # Python 2 sources are read by a Python 2
+    installed = api_eras.exported(api_eras.parse_release(files, legacy_python))
+    project = kb_api_eras.projects()["theano"]
+    index = project.releases.index(release)
+    in_table = {m for m in project.modules if index in kb_api_eras.lookup(m).have}
+    # version.py is written at install time (a release tree has it only as a template or not at all)
+    assert set(installed) - {"theano.generated_version"} == in_table
+    for module in in_table:
+        row = project.modules[module]
+        names = set((row.get("always") or "").split()) | {
+            n for n in kb_api_eras._names("theano", module) if index in kb_api_eras.lookup(module, n).have}
+        assert set(installed[module][1]) == names, module
+
+
+def test_the_walker_marks_names_that_exist_only_under_a_condition() -> None:
+    # the shape of Lasagne's conv.py: a layer deleted when Theano lacks what it needs
+    found = api_walk.walk("import sys\nclass Conv3DLayer(object):\n    pass\n"
+                          "if not hasattr(sys, 'conv3d'):\n    del Conv3DLayer\n"
+                          "if sys.version_info[0] == 3:\n    izip = zip\nelse:\n    from itertools import izip\n"
+                          "if sys.platform == 'win32':\n    def mingw(): pass\n", "lasagne.layers.conv", False)
+    assert found["conditional"] == {"Conv3DLayer": 4, "mingw": 10}  # izip is bound in both branches
+
+
+def test_every_cited_release_file_is_a_source_a_user_can_open() -> None:
+    relu = kb_api_eras.lookup("theano.tensor.nnet", "relu")
+    assert relu is not None and relu.span() == "0.8.0-1.0.5"
+    assert relu.cites == {1: "Theano rel-0.8.0 theano/tensor/nnet/nnet.py:2186"}
+    merge = kb_api_eras.lookup("keras.layers", "Merge")
+    assert merge is not None and merge.span() == "1.0.0-2.1.6"
+    assert all(problem(c) is None for c in (*relu.cites.values(), *merge.cites.values()))
+    assert kb_api_eras.lookup("theano.tensor.nnet", "no_such_name_here") is None
+    # theano.sandbox.cuda of 0.10 and later is a stub that raises: absent, as theano_api.yaml says
+    assert kb_api_eras.lookup("theano.sandbox.cuda").span() == "0.7-0.9.0"
+
+
+def test_a_name_only_older_theano_has_python3(tmp_path: Path) -> None:
+    text = _run(ensure("healthy37"), "import theano\nprofile = theano.ProfileMode()\n", tmp_path)
+    assert "AttributeError: module 'theano' has no attribute 'ProfileMode'" in text
+    first = explain_text(text).recognised[0]
+    assert first.cause == "theano-too-new-for-code" and first.confidence == "medium"
+    assert "api-era" in first.signatures and not first.asks
+    assert "install Theano 0.8.2 (the newest release with it)" in first.details[0]
+    assert "Theano rel-0.8.2 theano/compile/profilemode.py" in first.signature_sources[0]
+    assert problem(first.signature_sources[0]) is None
+
+
+def test_a_name_only_newer_theano_has_python2_from_the_code_line(tmp_path: Path) -> None:
+    text = _run(ensure("theano082_py27"), "import theano\nwith theano.change_flags(floatX='float32'):\n"
+                "    pass\n", tmp_path)
+    assert "AttributeError: 'module' object has no attribute 'change_flags'" in text
+    first = explain_text(text).recognised[0]
+    assert first.cause == "theano-too-old-for-code" and first.confidence == "medium"
+    assert "has only from 1.0.0 on" in first.details[0] and "does not show which Theano" in first.details[0]
+
+
+def test_the_installed_version_in_the_log_decides_high(tmp_path: Path) -> None:
+    python = ensure("theano082_py27")
+    freeze = subprocess.run([str(python), "-m", "pip", "freeze"], capture_output=True, text=True, timeout=120).stdout
+    assert "Theano==0.8.2" in freeze
+    text = freeze + _run(python, "import theano\ntheano.change_flags\n", tmp_path)
+    first = explain_text(text).recognised[0]
+    assert first.cause == "theano-too-old-for-code" and first.confidence == "high"
+    assert first.values["installed"] == "0.8.2" and "the log shows Theano 0.8.2 installed" in first.details[0]
+
+
+def test_an_installed_version_that_has_the_name_gives_no_era_finding(tmp_path: Path) -> None:
+    # the log says 0.8.2 is installed, which has ProfileMode: the error has another cause (another copy)
+    text = "Theano==0.8.2\n" + _run(ensure("healthy37"), "import theano\ntheano.ProfileMode\n", tmp_path)
+    assert _era_findings(text) == []
+
+
+@pytest.mark.parametrize("env", ["py27", "healthy37"])
+def test_a_name_in_no_release_gives_nothing(env: str, tmp_path: Path) -> None:
+    text = _run(ensure(env), "import theano.tensor as T\nT.nnet.no_such_name_here(1)\n", tmp_path)
+    assert "has no attribute 'no_such_name_here'" in text
+    assert _era_findings(text) == [] and not explain_text(text).recognised
+
+
+def test_a_signature_and_the_lookup_saying_the_same_give_one_finding(tmp_path: Path) -> None:
+    text = _run(ensure("healthy37"), "from theano.tensor.nnet import conv3D\n", tmp_path)
+    assert "cannot import name 'conv3D' from 'theano.tensor.nnet'" in text
+    found = [f for f in explain_text(text).findings if f.cause == "theano-too-new-for-code"]
+    assert len(found) == 1 and {"theano-api-removed", "api-era"} <= set(found[0].signatures)
+    assert any("install Theano 0.9.0 (the newest release with it)" in d for d in found[0].details)
+
+
+def test_a_submodule_attribute_is_only_low(tmp_path: Path) -> None:
+    # Python 2 sets a submodule as an attribute only once it is imported: absent may mean not imported
+    text = _run(ensure("py27"), "import theano.sandbox\ntheano.sandbox.cuda.dnn_available()\n", tmp_path)
+    assert "'module' object has no attribute 'cuda'" in text
+    era = _era_findings(text)
+    assert [(f.cause, f.confidence) for f in era] == [("theano-too-new-for-code", "low")]
+
+
+# Keras and Lasagne: no legacy environment holds them; the messages as their code raises them
+def test_keras_load_model_unknown_layer() -> None:
+    # Keras 2.2.4 keras/utils/generic_utils.py:137: 'Unknown ' + printable_module_name + ': ' + class_name
+    text = ("  File \"site-packages/keras/utils/generic_utils.py\", line 138, in deserialize_keras_object\n"
+            "    ': ' + class_name)\nValueError: Unknown layer: Merge\n")
+    first = explain_text(text).recognised[0]
+    assert first.cause == "keras-version-mismatch" and first.confidence == "medium"
+    assert "install Keras 2.1.6" in first.details[0] and "Keras 2.1.6 keras/legacy/layers.py:19" in first.details[0]
+    assert _era_findings("ValueError: Unknown layer: MyOwnAttention\n") == []
+
+
+def test_a_lasagne_name_defined_only_under_a_condition_is_low() -> None:
+    text = ("    network = lasagne.layers.Conv3DLayer(network, num_filters=100, filter_size=3)\n"
+            "AttributeError: 'module' object has no attribute 'Conv3DLayer'\n")
+    era = _era_findings(text)
+    assert [(f.cause, f.confidence) for f in era] == [("lasagne-too-old", "low")]
+    assert "only when a condition holds" in era[0].details[0] and era[0].asks
+
+
+def test_versions_read_from_paths_pip_and_prints() -> None:
+    lines = [
+        (1, '  File "/usr/lib/python2.7/site-packages/Theano-0.8.2-py2.7.egg/theano/__init__.py", line 3', (), ""),
+        (2, "Successfully installed Keras-2.2.4 Keras-Applications-1.0.8 Theano-PyMC-1.1.2", (), ""),
+        (3, ">>> lasagne.__version__", (), "'0.2.dev1'"),
+    ]
+    assert {k: v[0] for k, v in versions(lines).items()} == {"theano": "0.8.2", "keras": "2.2.4", "lasagne": "0.2.dev1"}
+    two = lines[:1] + [(4, "Requirement already satisfied: theano in ./lib/python3.7/site-packages (1.0.4)", (), "")]
+    assert "theano" not in versions(two)  # two versions shown: neither is claimed

@@ -1,0 +1,217 @@
+"""Legacy code meeting another release of Theano, Lasagne or Keras: a name or module the code
+uses that the installed release does not have, looked up in the release table
+(profiles/api_eras.yaml, read from the release trees).
+
+The messages, as the interpreters print them:
+  AttributeError: module 'theano.tensor.nnet' has no attribute 'relu'      (Python 3)
+  AttributeError: 'module' object has no attribute 'relu'                  (Python 2: the module
+                  comes from the traceback's code line, `T.nnet.relu(x)`, through its aliases)
+  ImportError: cannot import name 'downsample' from 'theano.tensor.signal' (3.7+; 2.7 and 3.6:
+                  `cannot import name downsample`, the module from `from M import ...`)
+  ModuleNotFoundError: No module named 'theano.tensor.signal.downsample'   (2.7: `No module named
+                  downsample`, the module from the code line)
+  ValueError: Unknown layer: Merge                                         (Keras 2 load_model)
+A name only older releases have: the code needs an older release (the "too new" cause); only
+newer ones: a newer release; in no release read: nothing (the user's code or another library).
+With the installed version in the log (explain/installed.py) the answer is high when that
+version lacks the name, and nothing when it has it (then something else is wrong)."""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from packaging.version import Version
+
+from theanodoctor import kb_api_eras
+from theanodoctor.kb_api_eras import Era
+from theanodoctor.kb_causes import Cause
+
+from .installed import WATCH as VERSION_WATCH
+from .installed import versions
+from .result import Evidence, Finding
+
+WATCH = ("has no attribute", "cannot import name", "no module named", "unknown layer:") + VERSION_WATCH
+_EXCEPTION = r"(?:^|\s)(?:[\w.]+\.)?(?:AttributeError|ImportError|ModuleNotFoundError|ValueError)\s*:\s*"
+MESSAGES = (
+    re.compile(_EXCEPTION + r"module '(?P<module>[\w.]+)' has no attribute '(?P<name>\w+)'"),
+    re.compile(_EXCEPTION + r"'module' object has no attribute '(?P<name>\w+)'"),
+    re.compile(_EXCEPTION + r"cannot import name '?(?P<name>\w+)'?(?: from '(?P<module>[\w.]+)')?(?! from partially)"),
+    re.compile(_EXCEPTION + r"No module named '?(?P<missing>[\w.]+)'?"),
+    re.compile(_EXCEPTION + r"Unknown layer: ?'?(?P<layer>\w+)"),
+)
+# The aliases the libraries' own documentation imports them under (`import theano.tensor as T`,
+# `from keras import backend as K`); any other prefix is matched against the table's module names.
+ALIASES = {"T": "theano.tensor", "tt": "theano.tensor", "tensor": "theano.tensor", "K": "keras.backend"}
+_FROM = re.compile(r"^\s*from\s+(?P<module>[\w.]+)\s+import\b")
+_IMPORT = re.compile(r"^\s*import\s+(?P<module>[\w.]+)")
+# (cause when the code needs an older release, cause when it needs a newer one)
+CAUSES = {"theano": ("theano-too-new-for-code", "theano-too-old-for-code"),
+          "lasagne": ("lasagne-too-new", "lasagne-too-old"),
+          "keras": ("keras-version-mismatch", "keras-version-mismatch")}
+SIGNATURE = "api-era"
+
+
+class Use(NamedTuple):
+    module: str
+    name: str | None  # None: the module itself is missing
+    evidence: tuple[Evidence, ...]
+
+
+def findings(watched: list[tuple[int, str, tuple[str, ...], str]],
+             causes: dict[str, Cause]) -> list[tuple[Finding, int]]:
+    """One finding per cause (the surest), each with the number of the message line it reads."""
+    found: dict[str, tuple[Finding, int]] = {}
+    installed = versions(watched)
+    for number, text, before, _ in watched:
+        use = _use(number, text, before)
+        era = kb_api_eras.lookup(use.module, use.name) if use else None
+        finding = _judge(use, era, installed, causes) if use and era else None
+        if finding and (finding.cause not in found or _rank(finding) < _rank(found[finding.cause][0])):
+            found[finding.cause] = (finding, number)
+    return list(found.values())
+
+
+def _rank(finding: Finding) -> int:
+    return ("high", "medium", "low").index(finding.confidence)
+
+
+def _use(number: int, text: str, before: tuple[str, ...]) -> Use | None:
+    """What the line says is missing: (module, name), the module read from the message or from
+    the code line the traceback shows above it."""
+    for pattern in MESSAGES:
+        m = pattern.search(text)
+        if m:
+            break
+    else:
+        return None
+    # the code line above the message (Python 3.11+ puts a line of carets between)
+    back, code = next(((i, line) for i, line in enumerate(reversed(before), 1)
+                       if line.strip() and set(line.strip()) - set("^~ ")), (0, ""))
+    shown = (Evidence(number - back, code.strip()[:400]),) if code else ()
+    evidence = shown + (Evidence(number, text.strip()[:400]),)
+    groups = m.groupdict()
+    if groups.get("layer"):
+        return Use("keras.layers", groups["layer"], evidence)
+    if groups.get("missing"):
+        missing = groups["missing"]
+        if "." in missing:
+            return Use(missing, None, evidence)
+        module = _imported_module(code)  # Python 2 names only the last part
+        return Use(module, None, evidence) if module and module.rsplit(".", 1)[-1] == missing else None
+    name = groups["name"]
+    module = groups.get("module") or (_imported_module(code) if _FROM.match(code) else _attribute_owner(code, name))
+    return Use(module, name, evidence) if module else None
+
+
+def _imported_module(code: str) -> str | None:
+    m = _FROM.match(code) or _IMPORT.match(code)
+    return m["module"] if m else None
+
+
+def _attribute_owner(code: str, name: str) -> str | None:
+    m = re.search(rf"(?<![\w.])(?P<expr>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\.{re.escape(name)}\b", code)
+    return resolve(m["expr"], name) if m else None
+
+
+def resolve(expr: str, name: str) -> str | None:
+    """The module a dotted expression of the code names (``name`` is used on it): through the
+    documented aliases, a full module name, or else the table's modules whose name ends so and
+    that bind ``name`` in some release: the one with the fewest parts, when only one has them."""
+    parts = expr.split(".")
+    inner = [i for i, part in enumerate(parts) if i and part in kb_api_eras.projects()]
+    if inner:  # a library reached through another module's import of it (`lasagne.utils.theano.sandbox`)
+        expr = ".".join(parts[inner[-1]:])
+    head, _, rest = expr.partition(".")
+    if head in ALIASES:
+        expr = ALIASES[head] + ("." + rest if rest else "")
+    if kb_api_eras.project_of(expr) and kb_api_eras.lookup(expr):
+        return expr
+    ending = "." + expr
+    matches = [m for p in kb_api_eras.projects().values() for m in p.modules
+               if m.endswith(ending) and kb_api_eras.lookup(m, name)]
+    fewest = min((m.count(".") for m in matches), default=0)
+    shortest = [m for m in matches if m.count(".") == fewest]
+    return shortest[0] if len(shortest) == 1 else None
+
+
+def _judge(use: Use, era: Era, installed: dict[str, tuple[str, int, str]], causes: dict[str, Cause]) -> Finding | None:
+    project = era.project
+    # A missing name of a module that imported: the installed release is one with the module
+    within = kb_api_eras.lookup(use.module) if use.name and era.name else None
+    span = within.have if within else tuple(range(len(project.releases)))
+    era = era._replace(have=tuple(i for i in era.have if i in span))
+    first, last = span[0], span[-1]
+    seen = installed.get(project.key)
+    version = kb_api_eras.parse_version(seen[0]) if seen else None
+    if not era.have or era.have == span or (version is not None and era.has(version)):
+        return None  # every release (with the module) has it, or the installed one does: not an era problem
+    if version is not None:
+        older, newer = era.newest_before(version), era.oldest_after(version)
+        if (older is None) == (newer is None):
+            return None  # releases on both sides of the installed one have it: not decided here
+        too_new, confidence = newer is None, "high"
+    else:
+        gone, late = era.have[-1] != last, era.have[0] != first
+        if gone == late and not gone:
+            return None  # both ends have it, a release between does not: a guess either way
+        # only middle releases have it: most likely a newer one is installed, but the log does not say
+        too_new, confidence = gone, "medium" if gone != late else "low"
+        if use.name and era.name is None:
+            confidence = "low"  # a submodule is an attribute only once imported: maybe it was not (or failed)
+    if era.condition:
+        confidence = "low"  # bound only when a condition holds (a backend, a dependency's version)
+    moved = _moved(era) if too_new else ()
+    if moved and version is None:
+        confidence = "low"  # the releases without it have it elsewhere: maybe only the import path is wrong
+    cause = causes[CAUSES[project.key][0 if too_new else 1]]
+    return _finding(use, era, cause, too_new, confidence, seen, version, moved)
+
+
+def _moved(era: Era) -> tuple[str, ...]:
+    """Other modules of the project that have the name in the release after its last one here."""
+    after = era.have[-1] + 1
+    if era.name is None or after >= len(era.project.releases):
+        return ()
+    found = []
+    for module in era.project.modules:
+        if module != era.module:
+            other = kb_api_eras.lookup(module, era.name)
+            if other is not None and other.name is not None and after in other.have:
+                found.append(module)
+    return tuple(sorted(found, key=lambda m: (m.count("."), m))[:3])
+
+
+def _finding(use: Use, era: Era, cause: Cause, too_new: bool, confidence: str,
+             seen: tuple[str, int, str] | None, version: Version | None, moved: tuple[str, ...]) -> Finding:
+    project, what = era.project, f"`{use.module}.{use.name}`" if use.name else f"the module `{use.module}`"
+    if too_new:
+        index = era.newest_before(version) if version is not None else era.have[-1]
+        assert index is not None
+        index = next((i for i in reversed(era.have) if i <= index and not project.version(i).is_prerelease), index)
+        said = (f"The code uses {what}, which {project.label} has only in {era.span()}"
+                f"{f' (gone from {project.releases[index + 1]} on)' if index + 1 < len(project.releases) else ''}")
+        remedy = f"install {project.label} {project.releases[index]} (the newest release with it) or port the call"
+        if moved:
+            remedy += f"; {project.releases[era.have[-1] + 1]} has `{use.name}` in " + \
+                ", ".join(f"`{m}`" for m in moved)
+    else:
+        index = era.oldest_after(version) if version is not None else era.have[0]
+        assert index is not None
+        index = next((i for i in era.have if i >= index and not project.version(i).is_prerelease), index)
+        said = f"The code uses {what}, which {project.label} has only from {project.releases[index]} on ({era.span()})"
+        remedy = f"install {project.label} {project.releases[index]} or newer"
+    if era.condition:
+        said += f"; its newest release defines it only when a condition holds ({era.condition})"
+    shown = f"the log shows {project.label} {seen[0]} installed" if seen else \
+        f"the log does not show which {project.label} is installed"
+    source = era.cites.get(index) or next(iter(era.cites.values()), "")
+    evidence = use.evidence + ((Evidence(seen[1], seen[2][:400]),) if seen else ())
+    asks = () if confidence != "low" else (f"which {project.label} version is installed (`pip show {project.key}`)",)
+    return Finding(
+        cause=cause.id, title=cause.title, explanation=cause.cause, remedy=cause.remedy, fix=cause.fix,
+        confidence=confidence, evidence=tuple(sorted(evidence, key=lambda e: e.line)), signatures=(SIGNATURE,),
+        values={"module": use.module, "name": use.name or "", "library": project.label,
+                "releases": era.span(), **({"installed": seen[0]} if seen else {})},
+        source=cause.source, signature_sources=(source,), details=(f"{said}; {shown}: {remedy} ({source}).",),
+        asks=asks)
