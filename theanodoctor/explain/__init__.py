@@ -37,12 +37,13 @@ def _explain(feed: Callable[[Scanner], ScanResult], facts: Any, context: tuple[s
     scanner = Scanner(kb_causes.signatures())
     scanner.result.context_seen.update(c.lower() for c in context)
     scan = feed(scanner)
-    findings = build(scan, kb_causes.causes())
+    shown, unclear = scan.facts.facts(failed=scan.failed(), warned=scan.warned())
+    findings = build(scan, kb_causes.causes(), shown)
     findings, notes = refine(findings, scan, facts)
     final = Evidence(*scan.final_exception) if scan.final_exception else None
     return Explanation(findings=tuple(findings), significant=tuple(Evidence(n, t) for n, t in scan.significant()),
                        final_exception=final, lines=scan.lines, blank=scan.nonblank == 0, notes=tuple(notes),
-                       probed=_probed(facts))
+                       probed=_probed(facts), shown=tuple(shown.values()), unclear=tuple(unclear.items()))
 
 
 def explain_text(text: str, context: tuple[str, ...] = ()) -> Explanation:

@@ -20,6 +20,7 @@ import ahocorasick
 
 from theanodoctor.kb_causes import Signature
 
+from .context import TRIGGERS, FactReader
 from .normalize import segments
 
 BLOCK_LINES = 2048
@@ -35,8 +36,11 @@ SIGNIFICANT_WORDS = ("error", "exception", "traceback", "fatal", "undefined refe
                      "killed")
 # The process died without a Python exception: what the shell (or the C library) prints for a
 # signal: SIGSEGV, SIGABRT, SIGBUS, SIGILL, SIGKILL (the kernel's out-of-memory killer).
+# A shell running a script names the job instead: `train.sh: line 3:  3180 Killed   python train.py`.
 PROCESS_DIED = re.compile(r"(?:Segmentation fault|Aborted|Bus error|Illegal instruction)(?::\s*\d+)?"
-                          r"(?:\s*\(core dumped\))?\.?\s*$|^\s*Killed\s*$")
+                          r"(?:\s*\(core dumped\))?\.?\s*$|^\s*Killed\s*$|"
+                          r"^\S[^:]*: line \d+:\s+\d+ (?:Killed|Segmentation fault|Aborted|Bus error|"
+                          r"Illegal instruction)(?:\s+\(core dumped\))?\s")
 EXCEPTION_LINE = re.compile(
     # a bare `Exception` too: Theano raises one for every failed compilation
     r"^\s*(?:[A-Za-z_][\w.]*\.)?(?P<type>Exception|[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure))"
@@ -67,6 +71,14 @@ class ScanResult:
     traceback: bool = False  # a Python traceback began, even where the paste stops before its exception
     died: bool = False  # the process was killed by a signal (PROCESS_DIED)
     nonblank: int = 0
+    facts: FactReader = field(default_factory=FactReader)  # what the log shows (context.py)
+
+    def failed(self) -> bool:
+        """The run stopped: an exception, a traceback (even one the paste cuts short), a killed process."""
+        return self.final_exception is not None or self.traceback or self.died
+
+    def warned(self) -> bool:
+        return any(hit.signature.warning for hit in self.hits.values())
 
     def significant(self) -> list[tuple[int, str]]:
         seen = {n for n, _ in self.first_significant}
@@ -76,7 +88,9 @@ class ScanResult:
 class Scanner:
     def __init__(self, sigs: Iterable[Signature]) -> None:
         self.sigs = tuple(sigs)
-        self.context = sorted({c for s in self.sigs for c in s.context + s.unless} | set(OLD_BACKEND_SIGNS))
+        # the context texts, the old back-end's signs, and the texts whose lines hold facts (context.py)
+        self.context = sorted({c for s in self.sigs for c in s.context + s.unless} | set(OLD_BACKEND_SIGNS)
+                              | set(TRIGGERS))
         holders: dict[str, list[int]] = {word: [] for word in SIGNIFICANT_WORDS}
         for index, sig in enumerate(self.sigs):
             for literal in sig.contains:
@@ -115,9 +129,13 @@ class Scanner:
         seen = self.result.context_seen
         holds: set[int] = set()
         index, limit = -1, -1
+        facts = self.result.facts
+        told: dict[int, set[str]] = {}  # end of a trigger -> its groups
         for end, (sigs, context) in self.words.iter(lowered):
             if context is not None:
                 seen.add(context)
+                if context in TRIGGERS and facts.wants(context):
+                    told.setdefault(end, set()).add(TRIGGERS[context])
             if sigs is None:
                 continue
             if end >= limit:
@@ -129,6 +147,15 @@ class Scanner:
             self._python_hint(block, starts, lowered.find("site-packages"))
         for index in sorted(hit):
             self._line(*block[index], sorted(hit[index]))
+        self._facts(block, starts, told)
+
+    def _facts(self, block: list[tuple[int, str]], starts: list[int], told: dict[int, set[str]]) -> None:
+        by_line: dict[int, set[str]] = {}
+        for end, groups in told.items():
+            by_line.setdefault(bisect_right(starts, end) - 1, set()).update(groups)
+        for index in sorted(by_line):
+            number, raw = block[index]
+            self.result.facts.read(number, segments(raw)[-1], by_line[index])
 
     def _python_hint(self, block: list[tuple[int, str]], starts: list[int], pos: int) -> None:
         for _, text in block[bisect_right(starts, pos) - 1:]:
