@@ -215,3 +215,15 @@ def test_a_low_finding_is_raised_when_the_log_answers_what_it_asks():
     assert judge([_low()], {"c": cause}, {"numpy": older}, {"c"}, failed=True)[0].confidence == "low"
     # low for another reason than a missing fact (a context the log lacks): it stays low
     assert judge([_low()], {"c": cause}, {"numpy": numpy}, set(), failed=True)[0].confidence == "low"
+
+
+def test_the_python_of_the_banner_refines_the_numpy_pin(legacy_python: Callable[[str], str]):
+    python = legacy_python("numpy124")
+    banner = subprocess.run([python, "-i"], stdin=subprocess.DEVNULL, capture_output=True, text=True).stderr
+    failed = subprocess.run([python, "-c", "import theano"], capture_output=True, text=True).stderr
+    version = _shown(banner)["python"]
+    # without the traceback's site-packages paths, only the banner names the Python
+    message = "\n".join(line for line in failed.splitlines() if "site-packages" not in line)
+    assert _finding(message, "numpy-bool-alias").details == ()
+    finding = _finding(banner + message, "numpy-bool-alias")
+    assert finding.details[0].startswith(f"Python {version} (from this log): ")

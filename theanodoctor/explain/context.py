@@ -25,7 +25,8 @@ _LINUX = re.compile(r"(?<![\w/\\:.])/home/\w|x86_64-linux-gnu|(?<![\w-])linux2?\
                     r"/usr/lib64/|\bdist-packages\b", re.I)
 _PYTHON = (
     re.compile(r"[/\\]python(?P<v>[23](?:\.\d{1,2})?)[mtdu]{0,2}[/\\]", re.I),  # lib/python3.6/, python3/dist-packages
-    re.compile(r"\bPython (?P<v>[23]\.\d{1,2})\.\d+\S*\s[^\n]{0,80}?\(default"),  # the interpreter's banner
+    # the interpreter's banner: "Python 3.7.16 (default, ...", "Python 2.7.12 |Anaconda 4.2.0 (64-bit)| (default, ..."
+    re.compile(r"\bPython (?P<v>[23]\.\d{1,2})\.\d+\S*\s(?:\|[^|\n]{0,60}\|\s)?\((?:default|main|tags/|heads/|v\d)"),
     re.compile(r"^\s*Python (?P<v>[23]\.\d{1,2})\.\d+\s*$"),  # python --version
     re.compile(r"\bpython(?P<a>[23])(?P<b>\d{1,2})\.(?:dll|lib|zip)\b", re.I),
     re.compile(r"\bcpython-(?P<a>[23])(?P<b>\d{1,2})", re.I),
