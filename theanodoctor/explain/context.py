@@ -107,10 +107,14 @@ class FactReader:
 
     seen: dict[str, dict[str, tuple[int, str]]] = field(default_factory=dict)  # name -> value -> first line
     budget: dict[str, int] = field(default_factory=dict)
+    live: set[str] = field(default_factory=lambda: set(TRIGGERS))  # the triggers whose budget is not spent
 
     def wants(self, trigger: str) -> bool:
+        """Whether to read one more line for ``trigger`` (each has LINES_PER_TRIGGER)."""
         left = self.budget.get(trigger, LINES_PER_TRIGGER)
         self.budget[trigger] = left - 1
+        if left <= 1:
+            self.live.discard(trigger)
         return left > 0
 
     def read(self, number: int, text: str, groups: set[str]) -> None:

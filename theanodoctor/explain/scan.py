@@ -129,13 +129,13 @@ class Scanner:
         seen = self.result.context_seen
         holds: set[int] = set()
         index, limit = -1, -1
-        facts = self.result.facts
-        told: dict[int, set[str]] = {}  # end of a trigger -> its groups
+        live = self.result.facts.live
+        told: list[tuple[int, str]] = []  # (end, trigger) of the texts whose lines hold facts
         for end, (sigs, context) in self.words.iter(lowered):
             if context is not None:
                 seen.add(context)
-                if context in TRIGGERS and facts.wants(context):
-                    told.setdefault(end, set()).add(TRIGGERS[context])
+                if context in live:
+                    told.append((end, context))
             if sigs is None:
                 continue
             if end >= limit:
@@ -149,10 +149,12 @@ class Scanner:
             self._line(*block[index], sorted(hit[index]))
         self._facts(block, starts, told)
 
-    def _facts(self, block: list[tuple[int, str]], starts: list[int], told: dict[int, set[str]]) -> None:
+    def _facts(self, block: list[tuple[int, str]], starts: list[int], told: list[tuple[int, str]]) -> None:
         by_line: dict[int, set[str]] = {}
-        for end, groups in told.items():
-            by_line.setdefault(bisect_right(starts, end) - 1, set()).update(groups)
+        facts = self.result.facts
+        for end, trigger in told:
+            if facts.wants(trigger):
+                by_line.setdefault(bisect_right(starts, end) - 1, set()).add(TRIGGERS[trigger])
         for index in sorted(by_line):
             number, raw = block[index]
             self.result.facts.read(number, segments(raw)[-1], by_line[index])
