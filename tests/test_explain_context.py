@@ -157,6 +157,10 @@ def test_an_old_backend_cause_is_only_a_possibility_where_the_new_back_end_is_in
                               "not arise with the new GPU back-end.",)
     assert _finding(f"Successfully installed theano-1.0.4\n{log}", "old-backend-nvcc-missing").confidence == "low"
     assert _first(f"Successfully installed theano-0.9.0\n{log}") == ("old-backend-nvcc-missing", "high")
+    # what only the post's prose says is shown, but decides nothing (posters often run another release)
+    claimed = explain_text(f"I have installed Theano 1.0.4.\n{log}")
+    assert claimed.findings[0].confidence == "high"
+    assert claimed.shown[0].says() == "Theano 1.0.4 (as the post says, line 1: I have installed Theano 1.0.4.)"
 
 
 def test_a_windows_cause_is_only_a_possibility_on_a_linux_machine():

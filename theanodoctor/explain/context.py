@@ -43,6 +43,11 @@ _VERSION = re.compile(
 _PRESCRIBES = re.compile(r"deprecat|\bwill be\b|\brequire[sd]?\b|\bmandatory\b|\bremoved\b", re.I)
 _NOT_INSTALLED = {"with", "use", "to", "than", "in", "since", "until", "before", "after", "from", "need", "needs",
                   "needed", "for", "upgrade", "downgrade", "or", "not", "like"}
+# pip's and conda's own lines, and a `pip list` / `conda list` row: versions the machine printed
+_TOOL_LINE = re.compile(r"^\s*(?:Successfully installed|Requirement already satisfied|Collecting|Installing collected"
+                        r"|Found existing installation|Uninstalling|Successfully uninstalled|Downloading|Using cached"
+                        r"|Processing|Installed)\b|^\s*[\w.-]+\s+v?\d+\.\d+\S*(?:\s+\S+){0,2}\s*$")
+SAID = "said:"  # the key prefix of a version only prose states
 _SCIPY_SAW_NUMPY = re.compile(r"\bNumPy version\b.*\(detected version (?P<v>\d+\.\d+(?:\.\d+)*)", re.I)
 _OLD_IN_USE = re.compile(r"\bUsing gpu device (?P<n>\d+): (?P<gpu>[^(]+?)\s*(?:\((?P<more>[^)]*)\))?\s*$")
 _OLD_CUDNN = re.compile(r"\bcuDNN (?:Version )?(?P<v>\d{4,})\b")
@@ -76,10 +81,11 @@ class Fact(NamedTuple):
     value: str
     line: int  # 0 when it comes from the whole log (the run's outcome)
     text: str  # the line that shows it
+    said: bool = False  # a version only the post's prose states ("I use Theano 0.9"), not a path or pip's output
 
     def says(self) -> str:
         """The fact as a phrase: "the new GPU back-end in use (line 4: Mapped name None to device cuda0: ...)"."""
-        where = f" (line {self.line}: {self.text})" if self.line else ""
+        where = f" ({'as the post says, ' if self.said else ''}line {self.line}: {self.text})" if self.line else ""
         return f"{_phrase(self.name, self.value)}{where}"
 
 
@@ -131,11 +137,15 @@ class FactReader:
         known: dict[str, Fact] = {}
         ambiguous: dict[str, tuple[str, ...]] = {}
         for name, values in self.seen.items():
-            value = _resolve(name, values)
+            value = _resolve(name.removeprefix(SAID), values)
             if value is None:
-                ambiguous[name] = tuple(values)
-            elif name != "device-flag":
+                ambiguous[name.removeprefix(SAID)] = tuple(values)
+            elif name != "device-flag" and not name.startswith(SAID):
                 known[name] = Fact(name, value, *values[value])
+        for name, values in self.seen.items():  # what only the prose says, where nothing printed it
+            value = _resolve(name.removeprefix(SAID), values) if name.startswith(SAID) else None
+            if value is not None and name.removeprefix(SAID) not in self.seen:
+                known[name.removeprefix(SAID)] = Fact(name.removeprefix(SAID), value, *values[value], said=True)
         flag = self.seen.get("device-flag", {})
         if len(flag) == 1 and "cpu" in flag and "backend" not in self.seen and "cudnn" not in self.seen \
                 and known.get("keras_backend", Fact("", "", 0, "")).value != "tensorflow":
@@ -196,7 +206,8 @@ def _versions(reader: FactReader, number: int, text: str) -> None:
         in_path = before.endswith(("/", "\\"))  # site-packages/Theano-0.8.2-py2.7.egg: whatever the line says
         if not in_path and (prescribes or (words and words[-1] in _NOT_INSTALLED)):
             continue
-        reader.note(found["name"].lower().replace("_", "-"), found["v"], number, text)
+        name = found["name"].lower().replace("_", "-")
+        reader.note(name if in_path or _TOOL_LINE.match(text) else SAID + name, found["v"], number, text)
 
 
 def _backend(reader: FactReader, number: int, text: str) -> None:

@@ -29,7 +29,7 @@ def judge(findings: list[Finding], causes: dict[str, Cause], facts: dict[str, Fa
     """``asking``: the causes whose finding is low by its own signature's choice, for want of a fact;
     ``failed``: the run failed (confidence.run_failed). A warning stays no answer to a failed run
     once the findings that explained the failure were found contradicted."""
-    values = {name: fact.value for name, fact in facts.items()}
+    values = {name: fact.value for name, fact in facts.items() if not fact.said}  # a claim decides nothing
     judged = [_judged(f, causes[f.cause], facts, values, f.cause in asking) for f in findings]
     if failed and judged != findings and not any(
             f.confidence != "low" and not (f.warning or f.logged) for f in judged):
