@@ -136,16 +136,16 @@ class FactReader:
         """(the facts that have one value, the names seen with several values)."""
         known: dict[str, Fact] = {}
         ambiguous: dict[str, tuple[str, ...]] = {}
-        for name, values in self.seen.items():
-            value = _resolve(name.removeprefix(SAID), values)
+        printed = {name: values for name, values in self.seen.items() if not name.startswith(SAID)}
+        said = {name.removeprefix(SAID): values for name, values in self.seen.items() if name.startswith(SAID)}
+        # what only the prose says counts where nothing printed that fact
+        for name, values, claim in [(n, v, False) for n, v in printed.items()] + \
+                [(n, v, True) for n, v in said.items() if n not in printed]:
+            value = _resolve(name, values)
             if value is None:
-                ambiguous[name.removeprefix(SAID)] = tuple(values)
-            elif name != "device-flag" and not name.startswith(SAID):
-                known[name] = Fact(name, value, *values[value])
-        for name, values in self.seen.items():  # what only the prose says, where nothing printed it
-            value = _resolve(name.removeprefix(SAID), values) if name.startswith(SAID) else None
-            if value is not None and name.removeprefix(SAID) not in self.seen:
-                known[name.removeprefix(SAID)] = Fact(name.removeprefix(SAID), value, *values[value], said=True)
+                ambiguous[name] = tuple(values)
+            elif name != "device-flag":
+                known[name] = Fact(name, value, *values[value], said=claim)
         flag = self.seen.get("device-flag", {})
         if len(flag) == 1 and "cpu" in flag and "backend" not in self.seen and "cudnn" not in self.seen \
                 and known.get("keras_backend", Fact("", "", 0, "")).value != "tensorflow":
