@@ -231,3 +231,12 @@ def test_the_python_of_the_banner_refines_the_numpy_pin(legacy_python: Callable[
     assert _finding(message, "numpy-bool-alias").details == ()
     finding = _finding(banner + message, "numpy-bool-alias")
     assert finding.details[0].startswith(f"Python {version} (from this log): ")
+
+
+def test_the_platform_is_read_from_theanos_real_compiledir_name(legacy_python: Callable[[str], str], theano_home):
+    said = subprocess.run([legacy_python("healthy37"), "-c", "import theano; print(theano.config.compiledir)"],
+                          capture_output=True, text=True, timeout=600).stdout.strip()
+    assert "/compiledir_Linux-" in said
+    assert _shown(f"Problem occurred during compilation with the command line below: see {said}/tmp/mod.cpp")[
+        "platform"] == "linux"
+    assert _shown("C:\\Theano\\compiledir_Windows-10-10.0.19041-SP0-Intel64_Family_6\\tmp")["platform"] == "windows"

@@ -17,12 +17,14 @@ LINES_PER_TRIGGER = 64
 MAX_SHOWN = 160
 
 # Each group's literals (lower-cased) and the patterns run on a line that holds one of them.
-_WINDOWS = re.compile(r"(?<![\w/\\:.])[a-z]:[\\/]+[\w$.~-]|\.(?:dll|pyd|exe)\b|\bwin(?:32|_amd64|-64|-32)\b", re.I)
-_MACOS = re.compile(r"(?<![\w/\\:.])/Users/\w|\.dylib\b|\bdarwin\b|macosx[-_]\d|Python\.framework|"
-                    r"/Library/Frameworks|/Applications/Xcode|MacOSX\d+(?:\.\d+)*\.sdk|/Library/Developer/CommandLineTools",
-                    re.I)
-_LINUX = re.compile(r"(?<![\w/\\:.])/home/\w|x86_64-linux-gnu|(?<![\w-])linux2?\b|\b(?:ubuntu|centos|debian)\b|"
-                    r"/usr/lib64/|\bdist-packages\b", re.I)
+# Theano's compiledir name starts with the platform (rel-1.0.5 theano/configdefaults.py:1815, platform.platform()).
+_WINDOWS = re.compile(r"(?<![\w/\\:.])[a-z]:[\\/]+[\w$.~-]|\.(?:dll|pyd|exe)\b|\bwin(?:32|_amd64|-64|-32)\b|"
+                      r"compiledir_Windows\b", re.I)
+_MACOS = re.compile(r"(?<![\w/\\:.])/Users/\w|\.dylib\b|\bdarwin\b|compiledir_(?:Darwin|macOS)\b|macosx[-_]\d|"
+                    r"Python\.framework|/Library/Frameworks|/Applications/Xcode|MacOSX\d+(?:\.\d+)*\.sdk|"
+                    r"/Library/Developer/CommandLineTools", re.I)
+_LINUX = re.compile(r"(?<![\w/\\:.])/home/\w|x86_64-linux-gnu|compiledir_Linux\b|(?<![\w-])linux2?\b|"
+                    r"\b(?:ubuntu|centos|debian)\b|/usr/lib64/|\bdist-packages\b", re.I)
 _PYTHON = (
     re.compile(r"[/\\]python(?P<v>[23](?:\.\d{1,2})?)[mtdu]{0,2}[/\\]", re.I),  # lib/python3.6/, python3/dist-packages
     # the interpreter's banner: "Python 3.7.16 (default, ...", "Python 2.7.12 |Anaconda 4.2.0 (64-bit)| (default, ..."
@@ -62,6 +64,7 @@ _VIRTUALENV = re.compile(r"[/\\](?:\.?venv|\.virtualenvs|virtualenvs?)[/\\]", re
 TRIGGERS: dict[str, str] = {
     **dict.fromkeys((":\\", ":/", ".dll", ".pyd", ".exe", "win32", "win_amd64", "win-64"), "platform"),
     **dict.fromkeys(("/users/", ".dylib", "darwin", "macosx", ".framework", "/library/", "xcode"), "platform"),
+    **dict.fromkeys(("compiledir_",), "platform"),
     **dict.fromkeys(("/home/", "linux", "ubuntu", "centos", "debian", "/usr/lib64/", "dist-packages"), "platform"),
     **dict.fromkeys(("python2", "python3", "python 2.", "python 3.", "cpython-", "-py2.", "-py3."), "python"),
     **dict.fromkeys(("theano-", "theano==", "theano ", "theano_pymc", "numpy", "keras", "lasagne", "pymc3"), "version"),
