@@ -171,6 +171,17 @@ def test_a_windows_cause_is_only_a_possibility_on_a_linux_machine():
     assert "a Linux machine (line 1:" in judged.context[0] and "needs a Windows machine" in judged.context[0]
 
 
+def test_gpu_out_of_memory_is_only_a_possibility_in_a_cpu_only_run():
+    # the old back-end's allocation error (rel-0.9.0 theano/sandbox/cuda/cuda_ndarray.cu:144)
+    oom = "MemoryError: Error allocating 400000000 bytes of device memory (out of memory)."
+    flags = "THEANO_FLAGS=device=cpu,floatX=float32 python train.py"
+    judged = _finding(f"{flags}\n{oom}\n", "gpu-out-of-memory")
+    assert judged.confidence == "low"
+    assert judged.context[0].endswith("this cause does not arise with a CPU-only run (device=cpu, no GPU in use).")
+    # code that starts the old back-end itself (theano.sandbox.cuda.use) shows its banner: then it is a GPU run
+    assert _first(f"{flags}\n{OLD_BANNER}\n{oom}\n") == ("gpu-out-of-memory", "high")
+
+
 def test_numpy_bool_alias_is_contradicted_by_an_older_numpy_shown(legacy_python: Callable[[str], str]):
     failed = subprocess.run([legacy_python("numpy124"), "-c", "import theano"], capture_output=True, text=True).stderr
     assert _first(failed)[0] == "numpy-bool-alias"

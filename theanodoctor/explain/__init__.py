@@ -11,7 +11,6 @@ from typing import Any, BinaryIO
 
 from theanodoctor import kb_causes
 
-from .context import Fact
 from .result import Evidence, Explanation, Finding, build
 from .scan import Scanner, ScanResult
 
@@ -39,8 +38,9 @@ def _explain(feed: Callable[[Scanner], ScanResult], facts: Any, context: tuple[s
     scanner.result.context_seen.update(c.lower() for c in context)
     scan = feed(scanner)
     shown, unclear = scan.facts.facts(failed=scan.failed(), warned=scan.warned())
-    if scan.python_hint is None and "." in shown.get("python", Fact("", "", 0, "")).value:
-        scan.python_hint = shown["python"].value  # from a banner, python36.dll, cpython-37m ... (context.py)
+    python = shown.get("python")
+    if scan.python_hint is None and python and "." in python.value:
+        scan.python_hint = python.value  # from a banner, python36.dll, cpython-37m ... (context.py)
     findings = build(scan, kb_causes.causes(), shown)
     findings, notes = refine(findings, scan, facts)
     final = Evidence(*scan.final_exception) if scan.final_exception else None

@@ -150,8 +150,9 @@ class FactReader:
             elif name != "device-flag":
                 known[name] = Fact(name, value, *values[value], said=claim)
         flag = self.seen.get("device-flag", {})
+        keras = known.get("keras_backend")
         if len(flag) == 1 and "cpu" in flag and "backend" not in self.seen and "cudnn" not in self.seen \
-                and known.get("keras_backend", Fact("", "", 0, "")).value != "tensorflow":
+                and not (keras and keras.value == "tensorflow"):  # Theano's device says nothing of TensorFlow's
             known["device"] = Fact("device", "cpu", *flag["cpu"])
         if failed:
             known["run"] = Fact("run", "the run failed (a traceback, an exception or a killed process)", 0, "")

@@ -65,7 +65,7 @@ def _wording(condition: Condition) -> str:
     if condition.fact == "backend":
         return f"{'the' if condition.op == '=' else 'no'} {condition.value} GPU back-end"
     if condition.fact == "device":
-        return "a run with device=cpu and no GPU in use"
+        return "a CPU-only run (device=cpu, no GPU in use)"
     if condition.fact == "keras_backend":
         return f"Keras on {'its' if condition.op == '=' else 'another than its'} {condition.value} back-end"
     if not condition.op:
