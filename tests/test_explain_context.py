@@ -182,6 +182,15 @@ def test_gpu_out_of_memory_is_only_a_possibility_in_a_cpu_only_run():
     assert _first(f"{flags}\n{OLD_BANNER}\n{oom}\n") == ("gpu-out-of-memory", "high")
 
 
+def test_keras_on_tensorflow_is_contradicted_by_keras_own_theano_line():
+    # keras/backend/__init__.py prints which back-end it loads (https://github.com/keras-team/keras/issues/3794)
+    error = "AttributeError: module 'keras.backend' has no attribute 'theano'"
+    assert _first(f"Using TensorFlow backend.\n{error}\n") == ("keras-backend-tensorflow", "high")
+    judged = _finding(f"Using Theano backend.\n{error}\n", "keras-backend-tensorflow")
+    assert judged.confidence == "low"
+    assert "Keras running on its Theano back-end (line 1: Using Theano backend.)" in judged.context[0]
+
+
 def test_numpy_bool_alias_is_contradicted_by_an_older_numpy_shown(legacy_python: Callable[[str], str]):
     failed = subprocess.run([legacy_python("numpy124"), "-c", "import theano"], capture_output=True, text=True).stderr
     assert _first(failed)[0] == "numpy-bool-alias"

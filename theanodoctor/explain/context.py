@@ -74,6 +74,8 @@ TRIGGERS: dict[str, str] = {
                      "/usr/local/lib/python"), "env"),
 }
 PLATFORM_NAMES = {"windows": "Windows", "macos": "macOS", "linux": "Linux"}
+KERAS_BACKENDS = {"theano": "Theano", "tensorflow": "TensorFlow", "cntk": "CNTK"}
+ENVIRONMENTS = {"conda": "a conda environment", "system Python": "the system's Python", "virtualenv": "a virtualenv"}
 PACKAGE_NAMES = {"python": "Python", "theano": "Theano", "theano-pymc": "Theano-PyMC", "numpy": "numpy",
                  "keras": "Keras", "lasagne": "Lasagne", "pymc3": "PyMC3"}
 
@@ -102,9 +104,9 @@ def _phrase(name: str, value: str) -> str:
     if name == "device":
         return f"device={value} and no GPU in use"
     if name == "keras_backend":
-        return f"Keras running on its {value} back-end"
+        return f"Keras running on its {KERAS_BACKENDS.get(value, value)} back-end"
     if name == "environment":
-        return f"Python from: {value}"
+        return f"Python from {' and '.join(ENVIRONMENTS.get(kind, kind) for kind in value.split(', '))}"
     if name == "run":
         return value
     return f"{PACKAGE_NAMES.get(name, name)} {value}"

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from theanodoctor.kb_causes import Cause
 from theanodoctor.kb_conditions import Condition, holds
 
-from .context import PACKAGE_NAMES, PLATFORM_NAMES, Fact
+from .context import KERAS_BACKENDS, PACKAGE_NAMES, PLATFORM_NAMES, Fact
 
 if TYPE_CHECKING:
     from .result import Finding
@@ -67,7 +67,8 @@ def _wording(condition: Condition) -> str:
     if condition.fact == "device":
         return "a CPU-only run (device=cpu, no GPU in use)"
     if condition.fact == "keras_backend":
-        return f"Keras on {'its' if condition.op == '=' else 'another than its'} {condition.value} back-end"
+        which = "its" if condition.op == "=" else "another than its"
+        return f"Keras on {which} {KERAS_BACKENDS[condition.value]} back-end"
     if not condition.op:
         return f"{condition.fact} shown in the log"
     return f"{PACKAGE_NAMES.get(condition.fact, condition.fact)} {condition.op} {condition.value}"
