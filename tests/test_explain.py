@@ -253,7 +253,8 @@ def test_a_warning_is_no_cause_for_an_unrelated_exception():
 
 
 def test_context_and_python_conditions_keep_weak_texts_low():
-    assert explain_text("ModuleNotFoundError: No module named 'imp'").recognised == ()
+    # distutils has two roots (Python 3.12, or Debian's python3-distutils not installed): Theano's context decides
+    assert explain_text("ModuleNotFoundError: No module named 'distutils'").recognised == ()
     chain = "File \"/env/lib/python{}/site-packages/theano/configparser.py\", line 1\nKeyError: 'blas.ldflags'\n"
     assert [f.cause for f in explain_text(chain.format("3.9")).recognised] == ["numpy-blas-opt-info"]
     assert explain_text(chain.format("3.6")).recognised == ()  # numpy 1.22+ needs Python 3.8+
@@ -538,7 +539,7 @@ def test_a_low_hint_does_not_make_a_stated_cause_its_consequence():
     the machine has no GPU) it is only a hint and pygpu-missing stays the stated cause."""
     found = explain_text("ERROR (theano.gpuarray): pygpu was configured but could not be imported or is too old "
                          "(version 0.7 or higher required)\n").findings
-    assert (found[0].cause, found[0].confidence, found[0].consequence_of) == ("pygpu-missing", "high", None)
+    assert (found[0].cause, found[0].confidence, found[0].consequence_of) == ("pygpu-missing", "medium", None)
     assert [(f.cause, f.confidence) for f in found[1:]] == [("gpu-device-without-gpu", "low")]
 
 
@@ -602,7 +603,8 @@ def test_theanos_old_conv2d_refusing_input_shape_is_no_keras_version():
     frame = "  File \"/usr/lib/python2.7/dist-packages/theano/tensor/nnet/conv.py\", line 149, in conv2d\n"
     error = "TypeError: __init__() got an unexpected keyword argument 'input_shape'\n"
     assert first_cause(error) == ["keras-version-mismatch"]
-    assert first_cause(frame + error) == []
+    # through the old theano.tensor.nnet.conv: code for the new conv2d (Theano 0.8+) on an older Theano
+    assert first_cause(frame + error) == ["theano-too-old-for-code"]
 
 
 def test_a_missing_file_of_theanos_own_cache_is_no_missing_dataset():
@@ -794,6 +796,7 @@ def test_a_process_killed_by_a_signal_has_failed_so_a_warning_beside_it_is_no_ca
     alone = explain_text(warning).recognised
     assert [(f.cause, f.confidence) for f in alone] == [("blas-numpy-fallback", "medium")]
     died = explain_text(warning + "Epoch 1/10\n" + death + "\n")
-    assert died.recognised == () and [f.confidence for f in died.findings] == ["low"]
+    assert died.recognised == ()
+    assert [f.confidence for f in died.findings if f.cause == "blas-numpy-fallback"] == ["low"]
     # a line that only mentions the words is no death
     assert explain_text(warning + "the job was killed by the scheduler, see below\n").recognised == alone

@@ -14,6 +14,7 @@ from tests.explain_sets import all_cases
 from theanodoctor import kb_era
 from theanodoctor.explain import explain_text
 from theanodoctor.explain.normalize import segments
+from theanodoctor.explain.pyera import shown_code
 from theanodoctor.explain.reader import numbered_lines
 from theanodoctor.explain.scan import Scanner
 from theanodoctor.kb_causes import signatures
@@ -99,9 +100,12 @@ def test_signatures_hit_where_a_plain_search_of_every_real_log_finds_their_texts
         scanner = Scanner(sigs)
         scanner.feed_blocks(lines[i:i + 7] for i in range(0, len(lines), 7))
         expected: dict[str, list[int]] = {}
-        for number, text in lines:
+        texts = [text for _, text in lines]
+        for at, (number, text) in enumerate(lines):
             lowered, parts = text.lower(), segments(text)
             for sig in sigs:
+                if sig.code is not None and not sig.code.search(shown_code(texts, at) or ""):
+                    continue  # the code the traceback shows above this line decides it
                 if any(lit in lowered for lit in sig.contains) and \
                         any(sig.match(part, part.lower()) is not None for part in parts):
                     expected.setdefault(sig.id, []).append(number)

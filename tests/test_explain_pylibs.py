@@ -40,18 +40,18 @@ REAL = [
     ("3.10", "from urllib import urlretrieve", "python2-code-on-python3"),
     ("3.10", "import urllib; urllib.urlretrieve('x')", "python2-code-on-python3"),
     ("3.10", "long(1)", "python2-code-on-python3"),
-    ("3.10", "import pickle\nwith open('model.pkl', 'w') as f:\n    pickle.dump(1, f)", "python2-code-on-python3"),
+    ("3.10", "import pickle\nwith open('model.pkl', 'w') as f:\n    pickle.dump(1, f)", "python2-pickle-on-python3"),
     ("3.10", "import pickle\nwith open('m.pkl', 'wb') as f:\n    pickle.dump([1], f)\n"
-             "with open('m.pkl') as f:\n    pickle.load(f)", "python2-code-on-python3"),
+             "with open('m.pkl') as f:\n    pickle.load(f)", "python2-pickle-on-python3"),
     ("3.10", "'abc'.translate(None, 'a')", "python2-code-on-python3"),
-    ("3.10", "range(7 / 2)", "python2-float-index"),
-    ("3.10", "[1, 2][3 / 2]", "python2-float-index"),
+    ("3.10", "range(7 / 2)", "python2-code-on-python3"),
+    ("3.10", "[1, 2][3 / 2]", "python2-code-on-python3"),
     ("2.7", "import pickle; pickle.loads(b'\\x80\\x03K\\x01.')", "pickle-protocol-too-new"),
     ("3.7", "import pickle; pickle.loads(b'\\x80\\x05K\\x01.')", "pickle-protocol-too-new"),
     ("numpy123", "import numpy as np; np.asscalar(np.array([1]))", "numpy-too-new-for-code"),
     ("numpy124", "import numpy as np; np.typeDict", "numpy-too-new-for-code"),
-    ("numpy124", "import numpy as np; np.zeros(7 / 2)", "python2-float-index"),
-    ("numpy124", "import numpy as np; range(np.float64(2))", "python2-float-index"),
+    ("numpy124", "import numpy as np; np.zeros(7 / 2)", "python2-code-on-python3"),
+    ("numpy124", "import numpy as np; range(np.float64(2))", "python2-code-on-python3"),
     ("numpy124", "import numpy as np; np.array([[1], [1, 2]])", "numpy-ragged-array"),
     ("numpy124", "import numpy as np; a = np.zeros(3, dtype=int); a += 0.5", "numpy-inplace-casting"),
     ("numpy124", "import numpy as np; np.save('o.npy', np.array([[1], [1, 2]], dtype=object)); np.load('o.npy')",
@@ -132,7 +132,7 @@ def test_warnings_of_the_release_before_a_removal_are_only_hints():
 def test_texts_with_several_roots_ask_for_what_would_decide():
     found = explain_text("IndexError: only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) "
                          "and integer or boolean arrays are valid indices\n").findings
-    assert [(f.cause, f.confidence) for f in found] == [("python2-float-index", "low")]
+    assert [(f.cause, f.confidence) for f in found] == [("python2-code-on-python3", "low")]
     assert found[0].asks
     found = explain_text("TypeError: a bytes-like object is required, not 'str'\n").findings
     assert [(f.cause, f.confidence) for f in found] == [("python2-code-on-python3", "low")] and found[0].asks

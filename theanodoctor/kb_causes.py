@@ -34,6 +34,7 @@ class Cause(NamedTuple):
     excludes: tuple[Condition, ...] = ()  # none may hold
     confirmed_by: tuple[Condition, ...] = ()  # all hold: they answer the `asks` of a low signature
     informational_if: tuple[Condition, ...] = ()  # one holds: a warning of this cause changed nothing
+    user_error: bool = False  # the user's own model code or data, not the set-up (see causes.yaml)
 
 
 class Signature(NamedTuple):
@@ -50,6 +51,8 @@ class Signature(NamedTuple):
     source: str
     logged: bool = False  # an error Theano logs and then goes on: like a warning, no cause of a later exception
     asks: str = ""  # the fact the log lacks that would decide (versions, OS ...): shown to the user
+    code: re.Pattern[str] | None = None  # must match the source line the traceback shows above the exception
+    on_python: SpecifierSet | None = None  # a Python seen in the log's paths outside this: only a hint (low)
 
     def match(self, segment: str, lowered: str) -> dict[str, str] | None:
         """The named values when this signature matches one normalised log segment, else None."""
@@ -70,15 +73,15 @@ def _fix(name: str, row: Any) -> str | None:
     return str(value)
 
 
-def _regex(name: str, row: Any) -> re.Pattern[str] | None:
-    value = row.get("regex")
+def _regex(name: str, row: Any, key: str = "regex") -> re.Pattern[str] | None:
+    value = row.get(key)
     if value is None:
         return None
     flags = re.IGNORECASE if row.get("nocase") else 0
     try:
         return re.compile(str(value), flags)
     except re.error as exc:
-        raise KnowledgeError(f"{where(name, row)}: `regex` does not compile: {exc}") from exc
+        raise KnowledgeError(f"{where(name, row)}: `{key}` does not compile: {exc}") from exc
 
 
 def _asks(name: str, row: Any) -> str:
@@ -100,6 +103,16 @@ def _conditions(name: str, row: Any, key: str) -> tuple[Condition, ...]:
     return tuple(found)
 
 
+def _user_error(row: Any) -> bool:
+    # An error of the user's own code or data: never a generic symptom, nothing `fix` repairs.
+    value = row.get("user_error", False)
+    if not isinstance(value, bool):
+        raise KnowledgeError(f"{where(CAUSES, row)}: `user_error` must be true or false, not {value!r}")
+    if value and (row.get("generic") or row.get("fix") not in (None, "none")):
+        raise KnowledgeError(f"{where(CAUSES, row)}: a `user_error` cause is neither `generic` nor fixed by `fix`")
+    return value
+
+
 def _lowered(name: str, row: Any, key: str) -> tuple[str, ...]:
     # The scan compares them with the lower-cased log (case-insensitive, once per block).
     return tuple(s.lower() for s in strings(name, row, key))
@@ -116,6 +129,7 @@ def causes() -> dict[str, Cause]:
             needs=_conditions(CAUSES, row, "needs"), excludes=_conditions(CAUSES, row, "excludes"),
             confirmed_by=_conditions(CAUSES, row, "confirmed_by"),
             informational_if=_conditions(CAUSES, row, "informational_if"),
+            user_error=_user_error(row),
         )
         if cause.id in found:
             raise KnowledgeError(f"{where(CAUSES, row)}: cause `{cause.id}` is defined twice")
@@ -141,6 +155,7 @@ def signatures() -> tuple[Signature, ...]:
             confidence=choice(SIGNATURES, row, "confidence", CONFIDENCES),
             note=text(SIGNATURES, row, "note", required=False), source=source(SIGNATURES, row, "source"),
             logged=bool(row.get("logged", False)), asks=_asks(SIGNATURES, row),
+            code=_regex(SIGNATURES, row, "code"), on_python=spec(SIGNATURES, row, "on_python"),
         )
         if sig.id in ids:
             raise KnowledgeError(f"{where(SIGNATURES, row)}: signature `{sig.id}` is defined twice")
@@ -149,6 +164,16 @@ def signatures() -> tuple[Signature, ...]:
             raise KnowledgeError(f"{where(SIGNATURES, row)}: unknown cause `{sig.cause}`")
         if not sig.contains:
             raise KnowledgeError(f"{where(SIGNATURES, row)}: `contains` needs at least one literal text")
+        if known[sig.cause].user_error and sig.confidence != "low":
+            raise KnowledgeError(f"{where(SIGNATURES, row)}: an error of the user's code (`user_error` cause "
+                                 f"`{sig.cause}`) is never named with confidence: use low")
+        result.append(sig)
+    from theanodoctor import kb_keywords  # its signatures are derived from a table of its own
+
+    for sig in kb_keywords.signatures(known):
+        if sig.id in ids:
+            raise KnowledgeError(f"profiles/{kb_keywords.KEYWORDS}: signature `{sig.id}` is defined twice")
+        ids.add(sig.id)
         result.append(sig)
     return tuple(result)
 

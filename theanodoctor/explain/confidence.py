@@ -2,7 +2,8 @@
 shows that what it names is not why the run failed.
 
 - A signature whose context is missing, whose `unless` text appears, or whose Python does not
-  match is only a hint (low).
+  match (`python`: the log must show a Python in range; `on_python`: it must not show one out
+  of range) is only a hint (low).
 - A warning (or an error Theano only reported and then went on without, see ``warning_ids``) is
   low when the log ends in an exception (or shows a traceback whose end the paste lacks, or a
   process killed by a signal: a segmentation fault, an abort, the out-of-memory killer), or
@@ -67,6 +68,8 @@ def _confidence(hit: Hit, scan: ScanResult) -> str:
         return "low"
     if sig.python is not None and (scan.python_hint is None or scan.python_hint not in sig.python):
         return "low"
+    if sig.on_python is not None and scan.python_hint is not None and scan.python_hint not in sig.on_python:
+        return "low"  # the log's paths show a Python the message cannot come from in this reading
     return sig.confidence
 
 

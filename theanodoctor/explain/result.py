@@ -11,6 +11,7 @@ from .confidence import confidences, run_failed, warning_ids
 from .context import Fact
 from .judge import judge
 from .scan import Hit, ScanResult
+from .usercode import beside_user_error
 
 RANK = {"high": 0, "medium": 1, "low": 2}
 EXIT_RECOGNISED, EXIT_UNRECOGNISED = 0, 1
@@ -121,7 +122,8 @@ def build(scan: ScanResult, causes: dict[str, Cause], shown: dict[str, Fact] | N
         ))
     if shown:
         findings = judge(findings, causes, shown, asking, run_failed(scan, causes, warnings))
-    return order(findings, causes, scan.final_exception[0] if scan.final_exception else None)
+    final_line = scan.final_exception[0] if scan.final_exception else None
+    return order(beside_user_error(findings, causes, final_line), causes, final_line)
 
 
 def order(findings: list[Finding], causes: dict[str, Cause], final_line: int | None) -> list[Finding]:

@@ -22,6 +22,7 @@ from theanodoctor.kb_causes import Signature
 
 from .context import TRIGGERS, FactReader
 from .normalize import segments
+from .pyera import HINT_TEXTS, LOOK_BACK, python_hint, shown_code
 
 BLOCK_LINES = 2048
 EVIDENCE_PER_SIGNATURE = 3
@@ -48,7 +49,6 @@ EXCEPTION_LINE = re.compile(
 LOGGER_LINE = re.compile(r"^\s*(?:ERROR|CRITICAL) \([\w.]+\):")
 COMPILER_LINE = re.compile(r"\berror\b\s*(?:C\d+|LNK\d+)?\s*:|fatal error|undefined reference|cannot find -l|"
                            r"\bfatal\s*:|collect2|Compilation failed", re.IGNORECASE)
-_PYTHON_IN_PATH = re.compile(r"[/\\][Pp]ython(?P<major>[23])\.?(?P<minor>\d{1,2})(?:m|t)?[/\\]")
 
 
 @dataclass
@@ -88,9 +88,10 @@ class ScanResult:
 class Scanner:
     def __init__(self, sigs: Iterable[Signature]) -> None:
         self.sigs = tuple(sigs)
-        # the context texts, the old back-end's signs, and the texts whose lines hold facts (context.py)
+        # the context texts, the old back-end's signs, the texts that may name the Python (pyera.py)
+        # and the texts whose lines hold facts (context.py)
         self.context = sorted({c for s in self.sigs for c in s.context + s.unless} | set(OLD_BACKEND_SIGNS)
-                              | set(TRIGGERS))
+                              | set(HINT_TEXTS) | set(TRIGGERS))
         holders: dict[str, list[int]] = {word: [] for word in SIGNIFICANT_WORDS}
         for index, sig in enumerate(self.sigs):
             for literal in sig.contains:
@@ -98,6 +99,7 @@ class Scanner:
         self.literals = sorted(holders)
         self.words = _automaton(holders, self.context)
         self.result = ScanResult()
+        self._tail: list[str] = []  # the previous block's last lines: the frame above an exception
 
     def feed_blocks(self, blocks: Iterable[list[tuple[int, str]]]) -> ScanResult:
         for block in blocks:
@@ -129,11 +131,14 @@ class Scanner:
         seen = self.result.context_seen
         holds: set[int] = set()
         index, limit = -1, -1
+        hint_at = -1  # where the first text that may name the Python ends (the same pass finds it)
         live = self.result.facts.live
         told: list[tuple[int, str]] = []  # (end, trigger) of the texts whose lines hold facts
         for end, (sigs, context) in self.words.iter(lowered):
             if context is not None:
                 seen.add(context)
+                if hint_at < 0 and context in HINT_TEXTS:
+                    hint_at = end
                 if context in live:
                     told.append((end, context))
             if sigs is None:
@@ -143,10 +148,12 @@ class Scanner:
                 limit = starts[index + 1]
                 holds = hit.setdefault(index, set())
             holds.update(sigs)
-        if self.result.python_hint is None and "site-packages" in lowered:
-            self._python_hint(block, starts, lowered.find("site-packages"))
+        if self.result.python_hint is None and hint_at >= 0:
+            self._python_hint(block, starts, hint_at)
+        window = self._tail + texts
         for index in sorted(hit):
-            self._line(*block[index], sorted(hit[index]))
+            self._line(*block[index], sorted(hit[index]), window, index + len(self._tail))
+        self._tail = window[-LOOK_BACK:]
         self._facts(block, starts, told)
 
     def _facts(self, block: list[tuple[int, str]], starts: list[int], told: list[tuple[int, str]]) -> None:
@@ -161,20 +168,26 @@ class Scanner:
 
     def _python_hint(self, block: list[tuple[int, str]], starts: list[int], pos: int) -> None:
         for _, text in block[bisect_right(starts, pos) - 1:]:
-            found = _PYTHON_IN_PATH.search(text) if "site-packages" in text.lower() else None
-            if found:
-                self.result.python_hint = f"{found['major']}.{found['minor']}"
+            hint = python_hint(text) if any(t in text.lower() for t in HINT_TEXTS) else None
+            if hint:
+                self.result.python_hint = hint
                 return
 
-    def _line(self, number: int, raw: str, candidates: list[int]) -> None:
-        """``candidates``: the signatures (in catalogue order) whose literal texts the line holds."""
+    def _line(self, number: int, raw: str, candidates: list[int], window: list[str], at: int) -> None:
+        """``candidates``: the signatures (in catalogue order) whose literal texts the line holds;
+        ``window[at]`` is this line, with the lines above it (for the code a traceback shows)."""
         parts = segments(raw)
         self._significance(number, parts[0] if len(parts) == 1 else max(parts, key=_weight))
         if "traceback (most recent call last)" in raw.lower():
             self.result.traceback = True
         if PROCESS_DIED.search(raw):
             self.result.died = True
+        code: str | None = None
         for sig in (self.sigs[i] for i in candidates):
+            if sig.code is not None:
+                code = shown_code(window, at) if code is None else code
+                if not code or not sig.code.search(code):
+                    continue
             for part in parts:
                 values = sig.match(part, part.lower())
                 if values is not None:

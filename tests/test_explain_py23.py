@@ -1,0 +1,255 @@
+"""`explain` tells Python 2 code run by Python 3 from Python 3 code run by Python 2, from the
+messages each real interpreter prints (pyenv's 2.7 and 3.6-3.13, whose wording differs: 3.10
+changed the print hint and `10L`'s message, 3.8 the octal one) and from what the log shows around
+them: the source line a traceback prints above a bare `SyntaxError: invalid syntax`, and the
+Python its paths name, which silences a reading it contradicts."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests import legacy_envs
+from theanodoctor.explain import explain_text
+
+PYTHON3S = ("3.6", "3.7", "3.8", "3.9", "3.10", "3.11", "3.12", "3.13")
+
+# Python 2 code that Python 2.7 runs, each line refused (or failing) on every Python 3.
+PY2_SYNTAX = [
+    'print "hello"',
+    'print >>open("log.txt", "w"), "x"',
+    'exec "x = 1"',
+    "try:\n    pass\nexcept ValueError, e:\n    pass",
+    "x = `1`",
+    "x = ur'a'",
+    'def f():\n    raise ValueError, "bad"',
+    "if 1 <> 2:\n    pass",
+    "x = 10L",
+    "x = 0777",
+    "if 1:\n\tx = 1\n        y = 2",
+]
+PY2_NAMES = [
+    "xrange(3)", "unicode('a')", "basestring", "long(1)", "raw_input", "reduce(max, [1])", "unichr(97)",
+    "file('x')", "execfile('x.py')", "{}.iteritems()", "{}.has_key(1)", "import string; string.letters",
+    "import string; string.maketrans('a', 'b')", "import sys; sys.maxint", "import cPickle",
+    "import urllib2", "import Queue", "import ConfigParser", "import StringIO", "import cStringIO",
+    "import Tkinter", "import commands", "import md5", "from itertools import izip", "import itertools; itertools.imap",
+    "sorted([2, 1], cmp=lambda a, b: a - b)", "{1: 2}.keys()[0]", "map(str, [1])[0]", "zip([1], [2])[0]",
+    "range(7 / 2)", "[1, 2, 3][4 / 2]",
+]
+# Python 3 code that Python 3.13 runs, each line refused (or failing) on Python 2.7.
+PY3_CODE = [
+    ("print('a', end='')", "high"),
+    ("import sys\nprint('a', file=sys.stderr)", "high"),
+    ("def f(*, a=1):\n    pass", "high"),
+    ("def f(x: int) -> int:\n    return x", "high"),
+    ("def g():\n    x = 1\n    def h():\n        nonlocal x", "high"),
+    ("try:\n    pass\nexcept KeyError as e:\n    raise ValueError('a') from e", "high"),
+    ("class A(object):\n    def __init__(self):\n        super().__init__()\nA()", "high"),
+    ("from urllib.request import urlopen", "high"),
+    ("import urllib.parse", "high"),
+    ("try:\n    open('missing.txt')\nexcept FileNotFoundError:\n    pass", "high"),
+    ("x = f'{1}'", "medium"),
+    ("async def f():\n    pass", "medium"),
+    ("def g():\n    yield from range(3)", "medium"),
+    ("import pathlib", "medium"),
+    ("import configparser", "medium"),
+    ("import typing", "medium"),
+    ("from html import escape", "medium"),
+    ("from functools import lru_cache", "high"),
+    ("from shutil import which", "high"),
+    ("from collections import ChainMap", "high"),
+    ("import os\nos.makedirs('made', exist_ok=True)", "high"),
+    ("# caf\u00e9, a comment in UTF-8\nx = 1\nraise SystemExit(0 if x else 1)", "medium"),
+]
+
+
+def _run(python: str, code: str, cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    """``code`` run as a script, so that its traceback shows the source lines as real logs do."""
+    (cwd / "snippet.py").write_text(code + "\n", encoding="utf-8")
+    return subprocess.run([python, "snippet.py"], cwd=cwd, capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
+
+
+def _failure(version: str, code: str, cwd: Path) -> str:
+    proc = _run(str(legacy_envs.find_interpreter(version)), code, cwd)
+    assert proc.returncode != 0, f"Python {version} ran {code!r}"
+    return proc.stderr.decode("utf-8", "replace")
+
+
+def _first(log: str) -> tuple[str, str] | None:
+    named = [(f.cause, f.confidence) for f in explain_text(log).findings if f.confidence != "low"]
+    return named[0] if named else None
+
+
+@pytest.mark.parametrize("version", PYTHON3S)
+def test_python2_code_on_every_python3(version, tmp_path):
+    for code in PY2_SYNTAX + (PY2_NAMES if version in (PYTHON3S[0], PYTHON3S[-1]) else []):
+        log = _failure(version, code, tmp_path)
+        assert _first(log) in (("python2-code-on-python3", "high"), ("python2-code-on-python3", "medium")), (code, log)
+
+
+def test_the_python2_code_runs_on_python2(tmp_path):
+    """The rows rest on a real era difference: Python 2.7 accepts every line above."""
+    python = str(legacy_envs.find_interpreter("2.7"))
+    for code in PY2_SYNTAX + ["xrange(3)", "{}.iteritems()", "import cPickle", "range(7 / 2)", "{1: 2}.keys()[0]"]:
+        proc = _run(python, code, tmp_path)
+        assert proc.returncode == 0, (code, proc.stderr)
+
+
+@pytest.mark.parametrize(("code", "confidence"), PY3_CODE, ids=[c[:30] for c, _ in PY3_CODE])
+def test_python3_code_on_python2(code, confidence, tmp_path):
+    log = _failure("2.7", code, tmp_path)
+    assert _first(log) == ("python3-code-on-python2", confidence), log
+    assert _run(str(legacy_envs.find_interpreter("3.13")), code, tmp_path).returncode == 0, code
+
+
+def test_a_syntax_error_names_nothing_when_the_shown_line_is_neither_era(tmp_path):
+    """A typo is no era: the bare `invalid syntax` names no cause, on either Python."""
+    for version in ("2.7", "3.7", "3.13"):
+        assert _first(_failure(version, "x = (1,\ny = 2 2", tmp_path)) is None
+        assert _first(_failure(version, "day = '2020-01-05' 1", tmp_path)) is None  # no octal in a string
+
+
+def test_only_the_line_a_frame_shows_is_read_as_code():
+    """Prose above the error that quotes Python 2 is no frame: only the frame's own line counts."""
+    prose = 'I wrote print "x" like the tutorial says\nSyntaxError: invalid syntax\n'
+    assert _first(prose) is None
+    frame = '  File "train.py", line 12\n    print "x"\n          ^\nSyntaxError: invalid syntax\n'
+    assert _first(frame) == ("python2-code-on-python3", "high")
+    quoted = "> " + frame.replace("\n", "\n> ")  # pasted as a quote into a reply
+    assert _first(quoted) == ("python2-code-on-python3", "high")
+    cell = '  Cell In[3], line 1\n    raise ValueError, "bad"\n                    ^\nSyntaxError: invalid syntax\n'
+    assert _first(cell) == ("python2-code-on-python3", "high")  # as IPython 8.12 prints it
+
+
+def test_a_long_log_keeps_the_frame_across_its_blocks():
+    """The scanner reads a log in blocks: a frame cut by a block's end is still read whole."""
+    from theanodoctor.explain.scan import BLOCK_LINES
+
+    frame = '  File "train.py", line 12\n    x = 10L\n         ^\nSyntaxError: invalid syntax\n'
+    for filler in range(BLOCK_LINES - 3, BLOCK_LINES + 1):
+        assert _first("noise\n" * filler + frame) == ("python2-code-on-python3", "high"), filler
+
+
+def test_the_python_in_the_log_silences_a_reading_it_contradicts(tmp_path):
+    """numpy refuses a float size on Python 2 too (numpy 1.12+): where the log's paths show
+    Python 2, the float is no Python 3 division; numpy newer than the code is."""
+    python = str(legacy_envs.env_python(legacy_envs.ensure_env("py27")))
+    proc = _run(python, "import numpy as np\nn = 4\nnp.reshape(np.arange(n), (n / 2.0, 2))", tmp_path)
+    log = proc.stderr.decode("utf-8", "replace")
+    assert "cannot be interpreted as an index" in log and "python2.7" in log
+    assert _first(log) == ("numpy-too-new-for-code", "medium")
+    assert "python2-code-on-python3" not in [f.cause for f in explain_text(log).recognised]
+    # numpy 1.11 (the Theano 0.8.2 env) only warns and truncates: the same code runs there
+    older = str(legacy_envs.env_python(legacy_envs.ensure_env("theano082_py27")))
+    assert _run(older, "import numpy as np\nn = 4\nnp.reshape(np.arange(n), (n / 2.0, 2))", tmp_path).returncode == 0
+    # the same text with Python 3's paths (the traceback of a Python 3 env) is the division
+    python3 = str(legacy_envs.env_python(legacy_envs.ensure_env("healthy37")))
+    log3 = _run(python3, "import numpy as np\nn = 4\nnp.reshape(np.arange(n), (n / 2, 2))", tmp_path).stderr.decode(
+        "utf-8", "replace")
+    assert _first(log3) == ("python2-code-on-python3", "medium"), log3
+
+
+def test_the_interpreter_banner_names_the_python():
+    from theanodoctor.explain.pyera import python_hint
+
+    assert python_hint("Python 3.8.5 (default, Sep  4 2020, 07:30:14)") == "3.8"
+    assert python_hint(r'  File "C:\Python27\lib\site-packages\theano\__init__.py", line 1') == "2.7"
+    assert python_hint('  File "/usr/lib/python3.6/pickle.py", line 1') == "3.6"
+    assert python_hint("I use python 3.8 on Ubuntu") is None
+    banner = ("Python 2.7.18 (default, Apr 20 2020, 19:27:10)\n"
+              "TypeError: 'float' object cannot be interpreted as an index\n")
+    assert _first(banner) == ("numpy-too-new-for-code", "medium")
+    assert _first(banner.replace("2.7.18", "3.8.5")) == ("python2-code-on-python3", "medium")
+
+
+@pytest.mark.parametrize("code", ["import theano.tensor as T\nx = T.matrix()\nn = 6\nT.reshape(x, (4, n / 4))",
+                                  "import theano.tensor as T\nn = 6\nT.alloc(0., n / 4)"])
+def test_float_shapes_in_theano_1_0_5(code, tmp_path):
+    def theano(env: str) -> subprocess.CompletedProcess[bytes]:
+        python = str(legacy_envs.env_python(legacy_envs.ensure_env(env)))
+        return subprocess.run([python, "-c", code], cwd=tmp_path, capture_output=True, timeout=300,
+                              env={"THEANO_FLAGS": f"cxx=,base_compiledir={tmp_path}", "HOME": str(tmp_path),
+                                   "PATH": "/usr/bin:/bin"}, stdin=subprocess.DEVNULL)
+
+    log = theano("healthy37").stderr.decode("utf-8", "replace")
+    assert _first(log) == ("python2-code-on-python3", "medium"), log
+    # Python 2's `/` keeps the shape an integer: the same code runs under Theano 1.0.5 on 2.7
+    on_python2 = theano("py27")
+    assert on_python2.returncode == 0, on_python2.stderr
+
+
+@pytest.mark.parametrize(("version", "code"), [("3.12", "import imp"),
+                                               ("3.13", "import cgi"), ("3.10", "import asyncio\nasyncio.async")])
+def test_python_too_new_for_code(version, code, tmp_path):
+    assert _first(_failure(version, code, tmp_path))[0] in ("python-too-new-for-code",), code
+
+
+@pytest.mark.parametrize("version", ("3.6", "3.13"))
+def test_pickles_the_python2_way(version, tmp_path):
+    """A pickle Python 2.7 wrote (a byte string beyond ASCII, as numpy arrays hold), and pickle
+    files opened as text, the way Python 2 code opens them."""
+    writer = str(legacy_envs.find_interpreter("2.7"))
+    subprocess.run([writer, "-c", "import pickle; pickle.dump(['\\xe9'], open('py2.pkl', 'wb'), 2)"],
+                   cwd=tmp_path, check=True, timeout=120)
+    for code in ("import pickle\nwith open('py2.pkl', 'rb') as f:\n    pickle.load(f)",
+                 "import pickle\nwith open('py2.pkl') as f:\n    pickle.load(f)",
+                 "import pickle\nwith open('new.pkl', 'w') as f:\n    pickle.dump([1], f)"):
+        log = _failure(version, code, tmp_path)
+        assert _first(log) == ("python2-pickle-on-python3", "medium"), (code, log)
+    # with encoding='latin1', the remedy, the Python 2 pickle loads
+    fixed = "import pickle\nwith open('py2.pkl', 'rb') as f:\n    assert pickle.load(f, encoding='latin1') == ['\\xe9']"
+    assert _run(str(legacy_envs.find_interpreter(version)), fixed, tmp_path).returncode == 0
+
+
+def test_a_python2_package_built_by_pip(tmp_path):
+    """pip quotes the failing setup.py: Python 2 syntax there is a Python 2-only release."""
+    package = tmp_path / "oldpkg"
+    package.mkdir()
+    (package / "setup.py").write_text("from setuptools import setup\ntry:\n    import foo\nexcept ImportError, e:\n"
+                                      "    pass\nsetup(name='oldpkg', version='0.1')\n", encoding="utf-8")
+    proc = subprocess.run([str(legacy_envs.find_interpreter("3.8")), "-m", "pip", "install", "--no-index",
+                           "--no-build-isolation", "--target", str(tmp_path / "target"), str(package)],
+                          cwd=tmp_path, capture_output=True, timeout=300, stdin=subprocess.DEVNULL)
+    log = (proc.stdout + proc.stderr).decode("utf-8", "replace")
+    assert proc.returncode != 0 and "SyntaxError: invalid syntax" in log, log
+    found = explain_text(log).findings
+    assert [(f.cause, f.confidence) for f in found][:1] == [("package-python2-only", "medium")], log
+    assert any(f.cause == "python2-code-on-python3" and f.consequence_of == "package-python2-only" for f in found)
+
+
+def test_python2_wording_of_a_wrong_call_only_asks(tmp_path):
+    """Python 2 words a wrong call its own way: that shows the interpreter, not the root."""
+    code = "class A(object):\n    def __init__(self, a, b, c=1):\n        pass\nA(1)"
+    found = explain_text(_failure("2.7", code, tmp_path)).findings
+    assert [(f.cause, f.confidence) for f in found] == [("python3-code-on-python2", "low")] and found[0].asks
+    assert not explain_text(_failure("3.13", code, tmp_path)).findings  # Python 3's wording is no era
+
+
+@pytest.mark.parametrize("version", ("3.6", "3.13"))
+def test_str_where_python3_needs_bytes_only_asks(version, tmp_path):
+    for code in ("import hashlib; hashlib.md5('a')", "b'a' + 'b'"):
+        found = explain_text(_failure(version, code, tmp_path)).findings
+        assert [(f.cause, f.confidence) for f in found] == [("python2-code-on-python3", "low")], code
+
+
+TOO_OLD = [
+    ("3.6", "import dataclasses", "high"), ("3.6", "import contextvars", "high"),
+    ("3.6", "from __future__ import annotations", "high"),
+    ("3.7", "import importlib.metadata", "high"), ("3.7", "import math; math.prod([1])", "high"),
+    ("3.7", "from math import prod", "high"), ("3.7", "import functools; functools.cached_property", "high"),
+    ("3.7", "from typing import Literal", "high"), ("3.7", "from typing import Protocol", "high"),
+    ("3.8", "'ab'.removeprefix('a')", "high"), ("3.8", "import zoneinfo", "high"),
+    ("3.8", "import math; math.lcm(2, 3)", "high"),
+    ("3.10", "import tomllib", "high"), ("3.10", "from typing import Self", "high"),
+    ("3.7", "if (n := 1):\n    pass", "medium"), ("3.7", "def f(a, /, b):\n    pass", "medium"),
+]
+
+
+@pytest.mark.parametrize(("version", "code", "confidence"), TOO_OLD, ids=[f"{v}:{c[:30]}" for v, c, _ in TOO_OLD])
+def test_python_too_old_for_code(version, code, confidence, tmp_path):
+    assert _first(_failure(version, code, tmp_path)) == ("python-too-old-for-code", confidence)
+    # the next Python 3 has it: the same code runs on 3.13
+    assert _run(str(legacy_envs.find_interpreter("3.13")), code, tmp_path).returncode == 0, code

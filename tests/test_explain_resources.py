@@ -1,0 +1,316 @@
+"""`explain` tells the host's memory from the GPU's, and names what the spawn start method, data
+paths and downloaded files do wrong. The messages come from real processes where they can run
+here (the pyenv Pythons, the cached numpy environments, a C++ program built by g++), and are
+rebuilt from the upstream source as printed where they cannot (the kernel's out-of-memory killer,
+Windows, PyMC3's sampler, pylearn2)."""
+
+from __future__ import annotations
+
+import gzip
+import pickle
+import subprocess
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from tests import legacy_envs
+from tests.explain_tables import assert_sourced, first_cause
+from theanodoctor.explain import explain_text
+
+
+def _interpreter(where: str) -> str:
+    if where[0].isdigit():
+        return str(legacy_envs.find_interpreter(where))
+    return str(legacy_envs.env_python(legacy_envs.ensure_env(where)))
+
+
+def _stderr(command: list[str], cwd: Path) -> str:
+    proc = subprocess.run(command, cwd=cwd, capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
+    return proc.stderr.decode("utf-8", "replace")
+
+
+def _found(text: str) -> list[tuple[str, str]]:
+    return [(f.cause, f.confidence) for f in explain_text(text).findings]
+
+
+# 1 PiB is more than an x86_64 process can address: the allocation fails whatever the machine has.
+HOST_ALLOCATIONS = [
+    ("numpy124", "import numpy as np\nnp.empty(2 ** 50, dtype=np.uint8)"),  # numpy >= 1.17: Unable to allocate
+    ("healthy37", "import numpy as np\nnp.empty(2 ** 50, dtype=np.uint8)"),  # numpy 1.16: a bare MemoryError
+    ("3.10", "bytearray(2 ** 60)"),
+    ("2.7", "bytearray(2 ** 60)"),
+]
+
+
+@pytest.mark.parametrize(("where", "code"), HOST_ALLOCATIONS, ids=[w for w, _ in HOST_ALLOCATIONS])
+def test_real_host_memory_errors_name_host_memory(where, code, tmp_path):
+    (tmp_path / "snippet.py").write_text(code + "\n", encoding="utf-8")
+    log = _stderr([_interpreter(where), "snippet.py"], tmp_path)
+    assert "MemoryError" in log, log
+    assert first_cause(log) == ["host-out-of-memory"], (log, _found(log))
+    assert_sourced([(log, "host-out-of-memory")])
+
+
+def test_numpy_names_the_size_it_could_not_get(tmp_path):
+    (tmp_path / "snippet.py").write_text("import numpy as np\nnp.empty(2 ** 50, dtype=np.uint8)\n")
+    finding = explain_text(_stderr([_interpreter("numpy124"), "snippet.py"], tmp_path)).findings[0]
+    assert (finding.confidence, finding.values["size"]) == ("high", "1.00 PiB")
+
+
+def test_a_real_cxx_bad_alloc_is_host_memory(tmp_path):
+    (tmp_path / "alloc.cpp").write_text("#include <cstddef>\nint main() { char *p = new char[(std::size_t)1 << 60];"
+                                        " return p[0]; }\n")
+    subprocess.run(["g++", "-o", "alloc", "alloc.cpp"], cwd=tmp_path, check=True, timeout=120)
+    log = _stderr([str(tmp_path / "alloc")], tmp_path)
+    assert "std::bad_alloc" in log, log
+    assert first_cause(log) == ["host-out-of-memory"]
+
+
+# Theano rel-0.9.0 theano/sandbox/cuda/cuda_ndarray.cu (device_malloc), as Keras users posted it.
+OLD_BACKEND_DEVICE = ("Using gpu device 0: GeForce GTX 960 (CNMeM is disabled, cuDNN 5105)\n"
+                      "Traceback (most recent call last):\n"
+                      "  File \"train.py\", line 40, in <module>\n"
+                      "MemoryError: Error allocating 147865600 bytes of device memory (out of memory).\n"
+                      "Apply node that caused the error: GpuElemwise{Add}[(0, 0)](GpuDot22.0, GpuDimShuffle{x,0}.0)\n")
+BARE_IN_GPU_OP = ("Mapped name None to device cuda0: GeForce GTX 1080 (0000:01:00.0)\n"
+                  "Traceback (most recent call last):\n"
+                  "  File \"/usr/lib/python3.6/site-packages/theano/compile/function_module.py\", line 903, "
+                  "in __call__\n"
+                  "    self.fn() if output_subset is None else\\\n"
+                  "MemoryError\n"
+                  "Apply node that caused the error: GpuFromHost<None>(x)\n")
+# The old back-end is in use, but the failing allocation is numpy's own (Keras 1's sharedX).
+HOST_IN_GPU_RUN = ("Using gpu device 0: GeForce GTX 980 (CNMeM is disabled)\n"
+                   "Traceback (most recent call last):\n"
+                   "  File \"build/bdist.linux-x86_64/egg/keras/utils/theano_utils.py\", line 12, in sharedX\n"
+                   "  File \"/usr/lib/python2.7/dist-packages/numpy/core/numeric.py\", line 460, in asarray\n"
+                   "    return array(a, dtype, copy=False, order=order)\n"
+                   "MemoryError\n")
+
+
+def test_device_memory_is_the_gpu_and_a_bare_memoryerror_in_a_gpu_op_only_asks():
+    assert first_cause(OLD_BACKEND_DEVICE) == ["gpu-out-of-memory"]
+    assert "host-out-of-memory" not in [c for c, _ in _found(OLD_BACKEND_DEVICE)]
+    found = explain_text(BARE_IN_GPU_OP).findings
+    assert [(f.cause, f.confidence) for f in found] == [("host-out-of-memory", "low")] and found[0].asks
+    assert first_cause(HOST_IN_GPU_RUN) == ["host-out-of-memory"]
+    # theano/sandbox/cuda's own GPU-side MemoryErrors name no device; the CPU gemm's is the host's
+    for gpu_side in ("failed to alloc sm output", "could not allocate tensor descriptor: CUDNN_STATUS_ALLOC_FAILED"):
+        assert "host-out-of-memory" not in first_cause(f"MemoryError: {gpu_side}\n")
+    assert first_cause("MemoryError: failed to alloc dot22 output\n") == ["host-out-of-memory"]
+    # Theano rel-1.0.5 gpuarray/c_code/corr_gemm.c:532, as printed
+    assert first_cause("GpuCorrMM failed to allocate working memory of 1152 x 50176\n") == ["gpu-out-of-memory"]
+
+
+# linux v4.9 and v5.4 mm/oom_kill.c (oom_kill_process), as dmesg shows them.
+OOM_KILLER = [
+    "[12345.678901] Out of memory: Kill process 2611 (python) score 990 or sacrifice child\n",
+    "[ 8021.113] Out of memory: Killed process 4242 (python3) total-vm:31457280kB, anon-rss:15728640kB\n",
+    "[ 8021.113] Memory cgroup out of memory: Killed process 4242 (python) total-vm:3145728kB\n",
+]
+
+
+@pytest.mark.parametrize("line", OOM_KILLER)
+def test_the_oom_killer_is_host_memory_even_on_a_gpu_machine(line):
+    log = "Using gpu device 0: GeForce GTX 1070 (CNMeM is disabled, cuDNN 5105)\nEpoch 10\n" + line
+    assert first_cause(log) == ["host-out-of-memory"], _found(log)
+    assert "gpu-out-of-memory" not in [c for c, level in _found(log) if level != "low"]
+
+
+@pytest.mark.parametrize("line", ["Killed\n", "Killed: 9\n", "zsh: killed     python train.py\n",
+                                  "./run.sh: line 12:  4242 Killed   python train.py\n",
+                                  "subprocess.CalledProcessError: Command '['python', 'x.py']' died with "
+                                  "<Signals.SIGKILL: 9>.\n"])
+def test_sigkill_alone_is_only_a_hint_that_asks(line):
+    found = explain_text("Epoch 3/50\n" + line).findings
+    assert [(f.cause, f.confidence) for f in found] == [("host-out-of-memory", "low")]
+    assert "dmesg" in found[0].asks[0]
+
+
+def test_a_spawned_child_without_the_main_guard_is_named(tmp_path):
+    script = ("import multiprocessing as mp\n"
+              "p = mp.get_context('spawn').Process(target=print, args=('child',))\n"
+              "p.start()\np.join()\n")
+    (tmp_path / "sample.py").write_text(script, encoding="utf-8")
+    log = _stderr([_interpreter("3.10"), "sample.py"], tmp_path)
+    assert first_cause(log) == ["multiprocessing-main-guard-missing"], log
+    # PyMC3 on Windows then reports the broken pipe: the missing guard stays the root
+    pymc = log + ("Traceback (most recent call last):\n"
+                  "  File \"C:\\Users\\u\\Anaconda3\\lib\\site-packages\\pymc3\\parallel_sampling.py\", line 251, "
+                  "in __init__\n    raise exc\n" + PYMC3_PIPE)
+    findings = explain_text(pymc).findings
+    assert findings[0].cause == "multiprocessing-main-guard-missing"
+    spawn = next(f for f in findings if f.cause == "windows-multiprocessing-spawn")
+    assert spawn.consequence_of == "multiprocessing-main-guard-missing"
+
+
+# pymc3 v3.8 pymc3/parallel_sampling.py (_get_broken_pipe_exception), its first two lines as printed.
+PYMC3_PIPE = ("RuntimeError: The communication pipe between the main process and its spawned children is broken.\n"
+              "In Windows OS, this usually means that the child process raised an exception while it was being "
+              "spawned, before it was setup to communicate to the main process.\n")
+# CPython's spawn.py in the Windows child whose parent could not send the process object.
+SPAWN_EOF = ("Traceback (most recent call last):\n"
+             "  File \"<string>\", line 1, in <module>\n"
+             "  File \"C:\\Python37\\lib\\multiprocessing\\spawn.py\", line 105, in spawn_main\n"
+             "    exitcode = _main(fd)\n"
+             "  File \"C:\\Python37\\lib\\multiprocessing\\spawn.py\", line 115, in _main\n"
+             "    self = reduction.pickle.load(from_parent)\n"
+             "EOFError: Ran out of input\n")
+
+
+def test_spawn_start_method_failures_are_named():
+    cases = [
+        ("Multiprocess sampling (4 chains in 4 jobs)\n" + PYMC3_PIPE, "windows-multiprocessing-spawn"),
+        ("Multiprocess sampling (2 chains in 2 jobs)\nNUTS: [sigma, mu]\n"
+         "BrokenPipeError: [Errno 32] Broken pipe\n", "windows-multiprocessing-spawn"),
+        (SPAWN_EOF, "windows-multiprocessing-spawn"),
+    ]
+    for text, cause in cases:
+        assert first_cause(text) == [cause], text
+    assert_sourced(cases)
+
+
+def test_broken_pipes_and_empty_pickles_elsewhere_name_no_cause(tmp_path):
+    # `python x.py | head` and a pickle read from an empty file: the same texts, other roots
+    assert first_cause("BrokenPipeError: [Errno 32] Broken pipe\n") == []
+    (tmp_path / "empty.pkl").write_bytes(b"")
+    log = _stderr([_interpreter("3.10"), "-c", "import pickle; pickle.load(open('empty.pkl', 'rb'))"], tmp_path)
+    assert "Ran out of input" in log and first_cause(log) == []
+
+
+@pytest.mark.parametrize(("where", "module"), [("3.10", "pickle"), ("2.7", "cPickle")])
+def test_real_pointer_and_page_files_are_named(where, module, tmp_path):
+    (tmp_path / "model.pkl").write_text("version https://git-lfs.github.com/spec/v1\noid sha256:4d7a2146\n"
+                                        "size 132645\n", encoding="ascii")
+    (tmp_path / "page.pkl").write_text("<!DOCTYPE html>\n<html><head><title>Sign in</title>\n", encoding="ascii")
+    for name, key in (("model.pkl", "v"), ("page.pkl", "<")):
+        log = _stderr([_interpreter(where), "-c", f"import {module}; {module}.load(open('{name}', 'rb'))"], tmp_path)
+        finding = explain_text(log).findings[0]
+        assert (finding.cause, finding.confidence, finding.values["key"]) == ("downloaded-file-not-data", "medium",
+                                                                              key), log
+
+
+def test_numpy_reading_a_pointer_file_is_named(tmp_path):
+    (tmp_path / "weights.npy").write_text("version https://git-lfs.github.com/spec/v1\nsize 132645\n")
+    log = _stderr([_interpreter("numpy124"), "-c", "import numpy; numpy.load('weights.npy', allow_pickle=True)"],
+                  tmp_path)
+    assert first_cause(log) == ["downloaded-file-not-data"], log
+
+
+# the first halves of a gzip'd pickle (an interrupted mnist.pkl.gz) and of an .npz
+INCOMPLETE = [
+    ("3.10", "import gzip, pickle; pickle.load(gzip.open('mnist.pkl.gz', 'rb'))"),
+    ("2.7", "import gzip, cPickle; cPickle.load(gzip.open('mnist.pkl.gz', 'rb'))"),
+    ("numpy124", "import numpy; numpy.load('mnist.npz')"),
+    ("2.7", "import zipfile; zipfile.ZipFile('mnist.npz')"),
+]
+
+
+@pytest.mark.parametrize(("where", "code"), INCOMPLETE, ids=[f"{w}:{c[:30]}" for w, c in INCOMPLETE])
+def test_real_incomplete_downloads_are_named(where, code, tmp_path):
+    whole = gzip.compress(pickle.dumps(list(range(100000)), protocol=2))
+    (tmp_path / "mnist.pkl.gz").write_bytes(whole[:len(whole) // 2])
+    with zipfile.ZipFile(tmp_path / "whole.npz", "w") as archive:
+        archive.writestr("x.npy", bytes(range(256)) * 400)
+    npz = (tmp_path / "whole.npz").read_bytes()
+    (tmp_path / "mnist.npz").write_bytes(npz[:len(npz) // 2])
+    log = _stderr([_interpreter(where), "-c", code], tmp_path)
+    assert first_cause(log) == ["downloaded-file-not-data"], log
+
+
+def test_data_paths_and_unwritable_compiledirs_are_named():
+    cases = [
+        # pylearn2 utils/exc.py (NoDataPathError) raised through string_utils.preprocess
+        ("  File \"/home/u/pylearn2/pylearn2/utils/string_utils.py\", line 56, in preprocess\n"
+         "    reraise_as(NoDataPathError())\n"
+         "pylearn2.utils.exc.NoDataPathError: You need to define your PYLEARN2_DATA_PATH environment variable. "
+         "If you are\nusing a computer at LISA, this should be set to /data/lisa/data.\n",
+         "pylearn2-data-path-not-set"),
+        # os.makedirs of Theano's compiledir on a read-only home (a container or cluster node)
+        ("  File \"/usr/lib/python3.6/os.py\", line 220, in makedirs\n    mkdir(name, mode)\n"
+         "OSError: [Errno 30] Read-only file system: '/home/u/.theano'\n", "compiledir-permission"),
+    ]
+    for text, cause in cases:
+        assert first_cause(text) == [cause], text
+    assert_sourced(cases)
+    assert first_cause("OSError: [Errno 30] Read-only file system: '/mnt/data/out.csv'\n") == []
+
+
+def test_a_missing_home_directory_is_named():
+    # Theano rel-1.0.5 configdefaults.py as printed when HOME, expanduser('~') and USERPROFILE all fail
+    log = ("  File \"/opt/conda/lib/python3.7/site-packages/theano/configdefaults.py\", line 1906, in <module>\n"
+           "    default_base_compiledir = os.path.join(get_home_dir(), '.theano')\n"
+           "  File \"/opt/conda/lib/python3.7/site-packages/theano/configdefaults.py\", line 1896, in get_home_dir\n"
+           "    assert home is not None\nAssertionError\n")
+    assert first_cause(log) == ["home-dir-unknown"]
+    assert_sourced([(log, "home-dir-unknown")])
+
+
+def test_quota_and_download_errors_are_named():
+    cases = [
+        ("  File \"/home/u/.local/lib/python2.7/site-packages/theano/gof/cmodule.py\", line 2204, in compile_str\n"
+         "IOError: [Errno 122] Disk quota exceeded: '/home/u/.theano/compiledir_Linux/tmpx/mod.cpp'\n", "disk-full"),
+        # urllib's HTTPError inside Keras 2.2.4 keras/utils/data_utils.py (get_file)
+        ("  File \"/usr/lib/python3.6/site-packages/keras/utils/data_utils.py\", line 222, in get_file\n"
+         "    urlretrieve(origin, fpath, dl_progress)\n"
+         "urllib.error.HTTPError: HTTP Error 403: Forbidden\n", "keras-download-failed"),
+    ]
+    for text, cause in cases:
+        assert first_cause(text) == [cause], text
+    assert_sourced(cases)
+    assert first_cause("urllib.error.HTTPError: HTTP Error 404: Not Found\n") == []
+
+
+# A multiprocessing child (Process._bootstrap) whose first GPU call fails after a fork, as
+# libgpuarray prints a CUDA error (function: cuGetErrorName: cuGetErrorString).
+FORKED_CHILD = ("Process Process-1:\n"
+                "Traceback (most recent call last):\n"
+                "  File \"/usr/lib/python3.6/multiprocessing/process.py\", line 258, in _bootstrap\n"
+                "    self.run()\n"
+                "  File \"worker.py\", line 12, in predict\n"
+                "pygpu.gpuarray.GpuArrayException: b'cuMemAlloc: CUDA_ERROR_NOT_INITIALIZED: initialization error'\n")
+
+
+def test_cuda_not_initialised_in_a_forked_child_is_named():
+    findings = explain_text(FORKED_CHILD).findings
+    assert findings[0].cause == "cuda-fork-after-init" and findings[0].confidence == "medium"
+    assert all(f.consequence_of == "cuda-fork-after-init" for f in findings[1:])
+    assert_sourced([(FORKED_CHILD, "cuda-fork-after-init")])
+    # the same error outside a child process names no fork
+    alone = "pygpu.gpuarray.GpuArrayException: b'cuMemAlloc: CUDA_ERROR_NOT_INITIALIZED: initialization error'\n"
+    assert "cuda-fork-after-init" not in first_cause(alone)
+
+
+def test_an_s3_error_document_instead_of_the_weights_is_named():
+    # S3's error response body (docs.aws.amazon.com ErrorResponses), as a browser or `cat` shows it
+    for code in ("AccessDenied", "NoSuchKey"):
+        text = (f"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error>\n<Code>{code}</Code>\n"
+                "<Message>Access Denied</Message>\n<RequestId>49776127F6B192E1</RequestId>\n</Error>\n")
+        assert first_cause(text) == ["pretrained-weights-unavailable"]
+        assert_sourced([(text, "pretrained-weights-unavailable")])
+
+
+def test_an_hdf5_file_that_cannot_be_locked_is_named():
+    # h5py's OSError around HDF5's own text (HSYS error: errno and strerror), as Keras users post it
+    text = ("  File \"h5py/h5f.pyx\", line 88, in h5py.h5f.open\n"
+            "OSError: Unable to open file (unable to lock file, errno = 11, error message = 'Resource temporarily "
+            "unavailable')\n")
+    finding = explain_text(text).findings[0]
+    assert (finding.cause, finding.confidence, finding.values["errno"]) == ("hdf5-file-locked", "medium", "11")
+    assert_sourced([(text, "hdf5-file-locked")])
+
+
+@pytest.mark.parametrize("where", ["3.10", "2.7"])
+def test_real_open_file_limit_is_named(where, tmp_path):
+    code = ("import resource\nresource.setrlimit(resource.RLIMIT_NOFILE, (16, 16))\n"
+            "files = [open('f%d.txt' % i, 'w') for i in range(64)]\n")
+    log = _stderr([_interpreter(where), "-c", code], tmp_path)
+    assert "Errno 24" in log and first_cause(log) == ["too-many-open-files"], log
+    assert_sourced([(log, "too-many-open-files")])
+
+
+def test_a_windows_page_file_too_small_is_host_memory():
+    # Python's OSError for ERROR_COMMITMENT_LIMIT, as printed on Windows
+    text = "OSError: [WinError 1455] The paging file is too small for this operation to complete\n"
+    assert first_cause(text) == ["host-out-of-memory"]

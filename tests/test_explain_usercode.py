@@ -1,0 +1,200 @@
+"""Errors of the user's own model code or data, told apart from set-up problems: the texts that
+real Theano 1.0.5 raises for them (run here), the ones its C code, the old back-end, Keras and
+PyMC3 print (rebuilt from the upstream line each row cites), and the rule that the warnings
+printed elsewhere in such a log are not its cause (theanodoctor/explain/usercode.py)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Callable
+
+import pytest
+
+from theanodoctor import kb_causes, knowledge
+from theanodoctor.explain import explain_text
+from theanodoctor.sources import problem
+
+# Each function makes Theano raise one error of the user's code; the script prints its traceback.
+SCRIPT = '''
+import sys, traceback
+import numpy as np
+import theano
+import theano.tensor as T
+from theano.compile.nanguardmode import NanGuardMode
+
+x, y, m, i, r = T.dvector("x"), T.dvector("y"), T.dmatrix("m"), T.lvector("i"), T.drow("r")
+s = theano.shared(np.zeros((1, 3)), broadcastable=(True, False), name="s")
+CASES = {
+    "shape": lambda: theano.function([x, y], x + y)(np.ones(2), np.ones(3)),
+    "unused": lambda: theano.function([x, y], x * 2),
+    "missing": lambda: theano.function([x], x + y),
+    "disconnected": lambda: T.grad((x ** 2).sum(), y),
+    "astensor": lambda: T.mean(i for i in [x]),
+    "nan": lambda: theano.function([x], T.log(x), mode=NanGuardMode(True, True, False))(-np.ones(2)),
+    "index": lambda: theano.function([x, i], x[i])(np.ones(3), [5]),
+    "ndim": lambda: theano.function([m], m * 2, name="train")(np.ones(3)),
+    "variable": lambda: theano.function([x], x * 2)(y),
+    "givens": lambda: theano.function([m], r * 2, givens={r: m}),
+    "update": lambda: theano.function([m], [], updates=[(s, m)]),
+    "scan_rank": lambda: theano.scan(lambda h: T.outer(h, h), outputs_info=x, n_steps=2),
+}
+for name, case in CASES.items():
+    print("=====", name)
+    try:
+        case()
+    except Exception:
+        traceback.print_exc(file=sys.stdout)
+    sys.stdout.flush()
+'''
+REAL = {"shape": "model-shape-mismatch", "unused": "model-function-inputs", "missing": "model-function-inputs",
+        "disconnected": "model-gradient-undefined", "astensor": "model-graph-type-error", "nan": "model-numerics-nan",
+        "index": "model-index-out-of-bounds", "ndim": "model-function-inputs", "variable": "model-function-inputs",
+        "givens": "model-broadcastable-mismatch", "update": "model-broadcastable-mismatch",
+        "scan_rank": "scan-state-rank-mismatch"}
+
+
+@pytest.fixture(scope="module")
+def real_errors(legacy_python: Callable[[str], str], tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """Each case's log: what Theano printed while importing (its warnings) and the case's traceback.
+    `cxx=` keeps Theano from compiling (the Python implementations raise the same errors)."""
+    home = tmp_path_factory.mktemp("usercode-home")
+    script = home / "errors.py"
+    script.write_text(SCRIPT, encoding="utf-8")
+    env = {**os.environ, "HOME": str(home), "THEANO_FLAGS": "cxx="}
+    done = subprocess.run([legacy_python("healthy37"), str(script)], capture_output=True, text=True, env=env,
+                          timeout=300, cwd=home)
+    header, *parts = done.stdout.split("===== ")
+    logs = {part.split("\n", 1)[0]: done.stderr + header + part for part in parts}
+    assert set(logs) == set(REAL), done.stdout + done.stderr
+    return logs
+
+
+@pytest.mark.parametrize("case", sorted(REAL))
+def test_real_theano_errors_are_the_users_code(real_errors: dict[str, str], case: str) -> None:
+    found = explain_text(real_errors[case])
+    assert found.findings and found.findings[0].cause == REAL[case], [f.cause for f in found.findings]
+    # never the confident answer: the gxx-missing and BLAS warnings of `cxx=` are not named either
+    assert found.recognised == ()
+
+
+GEMM_C = "ValueError: Shape mismatch: x has {} cols (and {} rows) but y has {} rows (and {} cols)"
+
+
+@pytest.mark.parametrize(("text", "cause"), [
+    # Theano rel-1.0.5 theano/tensor/elemwise_cgen.py:99 (the C code), gpuarray/elemwise.py:307
+    ("ValueError: Input dimension mis-match. (input[0].shape[1] = 1, input[1].shape[1] = 16)",
+     "model-shape-mismatch"),
+    ("ValueError: GpuElemwise. Input dimension mis-match. Input 1 (indices start at 0) has shape[0] == 50, "
+     "but the output's size on that axis is 32.", "model-shape-mismatch"),
+    # Theano rel-1.0.5 theano/tensor/blas.py:592; Theano 0.9 theano/sandbox/cuda/cuda_ndarray.cu:4152
+    (GEMM_C.format(3, 2, 4, 5), "model-shape-mismatch"),
+    ("ValueError: dimension mismatch in args to gemm (128,300)x(200,10)->(128,10)", "model-shape-mismatch"),
+    # Theano rel-1.0.5 theano/gradient.py:610 (NullTypeGradError), tensor/basic.py:350
+    ("theano.gradient.NullTypeGradError: tensor.grad encountered a NaN. This variable is Null because the grad "
+     "method for input 0 (argmax) of the MaxAndArgmax op is not implemented.", "model-gradient-undefined"),
+    ("theano.tensor.basic.NotScalarConstantError: Subtensor{int64}.0", "model-graph-type-error"),
+    # Theano rel-1.0.5 theano/tensor/subtensor.py:859 (C code), tensor/type.py:194
+    ("IndexError: index out of bounds\nApply node that caused the error: AdvancedSubtensor1(W, idx)",
+     "model-index-out-of-bounds"),
+    ("TypeError: Bad input argument to theano function with name \"train\" at index 1 (0-based).\n"
+     "Non-unit value on shape on a broadcastable dimension.", "model-function-inputs"),
+    # Keras 2.2.4 keras/engine/training_utils.py and 1.2.2 keras/engine/training.py (standardize_input_data)
+    ("ValueError: Error when checking input: expected dense_1_input to have shape (None, 784) but got array "
+     "with shape (60000, 28, 28)", "keras-data-shape-mismatch"),
+    ("Exception: Error when checking model target: expected dense_2 to have shape (None, 10) but got array "
+     "with shape (100L, 1L)", "keras-data-shape-mismatch"),
+    ("ValueError: Error when checking target: expected activation_1 to have 2 dimensions, but got array with "
+     "shape (32, 10, 1)", "keras-data-shape-mismatch"),
+    # PyMC3 v3.11.5 pymc3/step_methods/hmc/base_hmc.py and quadpotential.py
+    ("pymc3.exceptions.SamplingError: Bad initial energy", "model-numerics-nan"),
+    # PyMC v4.0.0 pymc/model.py (check_start_vals)
+    ("pymc.exceptions.SamplingError: Initial evaluation of model at starting point failed!\nStarting values:\n"
+     "{'p_logodds__': array(0.83748875)}\n\nInitial evaluation results:\n{'p': -1.56, 'y': -inf}",
+     "model-numerics-nan"),
+    ("ValueError: Mass matrix contains zeros on the diagonal. \nThe derivative of RV `sigma_log__`.ravel()[0] "
+     "is zero.", "model-numerics-nan"),
+])
+def test_upstream_user_errors_are_named_at_low_with_a_source(text: str, cause: str) -> None:
+    found = explain_text("Traceback (most recent call last):\n  File \"train.py\", line 9, in <module>\n" + text)
+    assert [f.cause for f in found.findings][:1] == [cause]
+    assert found.recognised == ()
+    first = found.findings[0]
+    assert first.remedy and problem(first.source) is None
+    assert first.signature_sources and all(problem(s) is None for s in first.signature_sources)
+
+
+# Theano 0.9 theano/sandbox/cuda/__init__.py:532 (a logger warning: Theano goes on on the CPU) with the
+# inner error of cuda_ndarray.cu:3197.
+GPU_WARNING = ("WARNING (theano.sandbox.cuda): CUDA is installed, but device gpu is not available  (error: "
+               "Unable to get the number of gpus available: no CUDA-capable device is detected)")
+SHAPE_ERROR = ("Traceback (most recent call last):\n  File \"train.py\", line 40, in <module>\n"
+               "    cost = f(X_batch, y_batch)\n"
+               "ValueError: Input dimension mis-match. (input[0].shape[0] = 100, input[1].shape[0] = 64)\n"
+               "Apply node that caused the error: Elemwise{sub,no_inplace}(y, Elemwise{add,no_inplace}.0)\n"
+               "HINT: Use the Theano flag 'exception_verbosity=high' for a debugprint and storage map "
+               "footprint of this apply node.")
+
+
+def _levels(text: str) -> dict[str, str]:
+    return {f.cause: f.confidence for f in explain_text(text).findings}
+
+
+def test_a_warning_elsewhere_is_not_the_cause_of_a_users_shape_error() -> None:
+    alone = _levels(GPU_WARNING + "\nImportError: No module named lasagne")
+    assert alone["old-backend-gpu-unavailable"] == "medium"  # without a user error it is named
+    found = explain_text(GPU_WARNING + "\nUsing Theano backend.\n" + SHAPE_ERROR)
+    assert found.recognised == ()
+    assert found.findings[0].cause == "model-shape-mismatch"
+    assert _levels(GPU_WARNING + "\n" + SHAPE_ERROR)["old-backend-gpu-unavailable"] == "low"
+
+
+def test_a_setup_cause_that_leads_to_the_user_error_is_kept() -> None:
+    # the channel axis at the other end: keras-image-ordering (which `explains` the shape check) stays named
+    log = ("Using Theano backend.\nException: Error when checking : expected input_2 to have shape "
+           "(None, 224, 224, 3) but got array with shape (1L, 3L, 224L, 224L)")
+    found = explain_text(GPU_WARNING + "\n" + log)
+    assert "keras-image-ordering" in [f.cause for f in found.recognised]
+    assert _levels(GPU_WARNING + "\n" + log)["old-backend-gpu-unavailable"] == "medium"
+    consequence = {f.cause: f.consequence_of for f in found.findings}
+    assert consequence["keras-data-shape-mismatch"] == "keras-image-ordering"
+
+
+def test_a_user_error_before_the_end_does_not_lower_the_warnings() -> None:
+    # the run went on after the shape error and ended in another exception: the rule does not apply
+    log = SHAPE_ERROR + "\n" + GPU_WARNING + "\nImportError: No module named lasagne"
+    assert _levels(log)["old-backend-gpu-unavailable"] == "medium"
+
+
+CAUSE = ("causes:\n  - {id: a, title: t, cause: c, remedy: r, fix: none, user_error: %s, generic: %s, "
+         "source: x.io/s}\n")
+SIGNATURE = "signatures:\n  - {id: s, cause: a, contains: [t], confidence: %s, source: x.io/s}\n"
+
+
+@pytest.mark.parametrize(("causes", "signatures", "message"), [
+    (CAUSE % ("yes please", "false"), SIGNATURE % "low", r"causes.yaml:2: `user_error` must be true or false"),
+    (CAUSE % ("true", "true"), SIGNATURE % "low", r"causes.yaml:2: a `user_error` cause is neither `generic`"),
+    (CAUSE % ("true", "false"), SIGNATURE % "medium", r"signatures.yaml:2: an error of the user's code"),
+])
+def test_user_error_rows_are_validated_at_load(fake_profiles: dict[str, str], causes: str, signatures: str,
+                                               message: str) -> None:
+    fake_profiles["causes.yaml"] = causes
+    fake_profiles["signatures.yaml"] = signatures
+    with pytest.raises(knowledge.KnowledgeError, match=message):
+        kb_causes.signatures()
+
+
+def test_every_user_error_cause_is_low_and_fixless() -> None:
+    causes = kb_causes.causes()
+    user = {c.id for c in causes.values() if c.user_error}
+    assert {"model-shape-mismatch", "model-function-inputs", "keras-data-shape-mismatch"} <= user
+    assert all(causes[c].fix is None for c in user)
+    assert all(s.confidence == "low" for s in kb_causes.signatures() if s.cause in user)
+
+
+
+def test_a_dtype_difference_stays_the_floatx_cause() -> None:
+    # Theano rel-1.0.5 theano/tensor/type.py:229 with two dtypes: data of another floatX
+    text = ("TypeError: Cannot convert Type TensorType(float64, matrix) (of Variable X) into Type "
+            "TensorType(float32, matrix). You can try to manually convert X into a TensorType(float32, matrix).")
+    assert [(f.cause, f.confidence) for f in explain_text(text).findings][:1] == [("input-dtype-mismatch", "high")]

@@ -1,0 +1,46 @@
+"""What a log shows about the code and the interpreter around an exception: the source line a
+traceback prints above the exception line (the line a SyntaxError's caret points into), and the
+Python version its paths or banner name.
+
+Python prints a frame as a ``File "...", line N`` header followed by the source line, then (for
+a SyntaxError, and under every frame from 3.11 on) a line of carets or tildes; the exception
+line follows. Only a line in that position is taken for code, so prose pasted before an error
+is never read as source."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .normalize import segments
+
+LOOK_BACK = 4  # lines above the exception line: the code line, its caret line, and the header
+_FRAME_HEADER = re.compile(r'^(?:File "[^"]*"|Cell In ?\[\d*\]), line \d+')  # IPython 8 writes `Cell In[3], line 1`
+_CARET_LINE = re.compile(r"^[\s^~]*[\^~][\s^~]*$")
+# A Python's own path or banner: /lib/python2.7/, \Python27\, python3.6/site-packages,
+# `Python 3.8.5 (default, ...` printed by the interpreter or a notebook.
+PYTHON_IN_PATH = re.compile(r"[/\\][Pp]ython(?P<major>[23])\.?(?P<minor>\d{1,2})(?:m|t|d|dm)?[/\\]")
+PYTHON_BANNER = re.compile(r"\bPython (?P<major>[23])\.(?P<minor>\d{1,2})\.\d+\S* \((?:default|main|tags/|v\d)")
+HINT_TEXTS = ("site-packages", "/lib/python", "\\python", "python 2.", "python 3.")  # lower-cased
+
+
+def shown_code(lines: Sequence[str], index: int) -> str | None:
+    """The source line shown above the exception at ``lines[index]``, or None when the lines
+    above it are not a traceback's frame (header, code, optional caret line)."""
+    above = [_text(line) for line in lines[max(0, index - LOOK_BACK):index]]
+    while above and _CARET_LINE.match(above[-1]):
+        above.pop()
+    if len(above) < 2 or not above[-1] or not _FRAME_HEADER.match(above[-2]):
+        return None
+    return above[-1]
+
+
+def python_hint(line: str) -> str | None:
+    """A Python version (major.minor) a log line names by its paths or banner."""
+    found = PYTHON_IN_PATH.search(line) or PYTHON_BANNER.search(line)
+    return f"{found['major']}.{found['minor']}" if found else None
+
+
+def _text(line: str) -> str:
+    parts = segments(line)
+    return parts[-1] if parts else ""
