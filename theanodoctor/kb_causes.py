@@ -10,7 +10,9 @@ from typing import Any, NamedTuple
 
 from packaging.specifiers import SpecifierSet
 
+from theanodoctor import kb_conditions
 from theanodoctor.fixes import FIX_IDS
+from theanodoctor.kb_conditions import Condition
 from theanodoctor.knowledge import DERIVED, KnowledgeError, choice, rows, source, spec, strings, table, text, where
 
 CAUSES = "causes.yaml"
@@ -27,6 +29,11 @@ class Cause(NamedTuple):
     explains: tuple[str, ...]  # causes this one leads to (shown after it)
     generic: bool  # a symptom with many possible roots: shown after any specific cause
     source: str
+    # conditions on the facts the log shows (kb_conditions; how explain uses them: explain/judge.py)
+    needs: tuple[Condition, ...] = ()  # each must hold where the log shows its fact
+    excludes: tuple[Condition, ...] = ()  # none may hold
+    confirmed_by: tuple[Condition, ...] = ()  # all hold: they answer the `asks` of a low signature
+    informational_if: tuple[Condition, ...] = ()  # one holds: a warning of this cause changed nothing
     user_error: bool = False  # the user's own model code or data, not the set-up (see causes.yaml)
 
 
@@ -86,6 +93,16 @@ def _asks(name: str, row: Any) -> str:
     return asks
 
 
+def _conditions(name: str, row: Any, key: str) -> tuple[Condition, ...]:
+    found = []
+    for item in strings(name, row, key):
+        try:
+            found.append(kb_conditions.parse(item))
+        except ValueError as exc:
+            raise KnowledgeError(f"{where(name, row)}: `{key}`: {exc}") from exc
+    return tuple(found)
+
+
 def _user_error(row: Any) -> bool:
     # An error of the user's own code or data: never a generic symptom, nothing `fix` repairs.
     value = row.get("user_error", False)
@@ -109,6 +126,9 @@ def causes() -> dict[str, Cause]:
             id=text(CAUSES, row, "id"), title=text(CAUSES, row, "title"), cause=text(CAUSES, row, "cause"),
             remedy=text(CAUSES, row, "remedy"), fix=_fix(CAUSES, row), explains=strings(CAUSES, row, "explains"),
             generic=bool(row.get("generic", False)), source=source(CAUSES, row, "source"),
+            needs=_conditions(CAUSES, row, "needs"), excludes=_conditions(CAUSES, row, "excludes"),
+            confirmed_by=_conditions(CAUSES, row, "confirmed_by"),
+            informational_if=_conditions(CAUSES, row, "informational_if"),
             user_error=_user_error(row),
         )
         if cause.id in found:

@@ -39,14 +39,18 @@ def _explain(feed: Callable[[Scanner], ScanResult], facts: Any, context: tuple[s
     scanner = Scanner(kb_causes.signatures(), watch=api_era.WATCH)
     scanner.result.context_seen.update(c.lower() for c in context)
     scan = feed(scanner)
-    findings = build(scan, kb_causes.causes())
+    shown, unclear = scan.facts.facts(failed=scan.failed(), warned=scan.warned())
+    python = shown.get("python")
+    if scan.python_hint is None and python and "." in python.value:
+        scan.python_hint = python.value  # from a banner, python36.dll, cpython-37m ... (context.py)
+    findings = build(scan, kb_causes.causes(), shown)
     if scan.watched:
         findings = merge(findings, api_era.findings(scan.watched_lines(), kb_causes.causes()), scan)
     findings, notes = refine(findings, scan, facts)
     final = Evidence(*scan.final_exception) if scan.final_exception else None
     return Explanation(findings=tuple(findings), significant=tuple(Evidence(n, t) for n, t in scan.significant()),
                        final_exception=final, lines=scan.lines, blank=scan.nonblank == 0, notes=tuple(notes),
-                       probed=_probed(facts))
+                       probed=_probed(facts), shown=tuple(shown.values()), unclear=tuple(unclear.items()))
 
 
 def merge(findings: list[Finding], produced: list[tuple[Finding, int]], scan: ScanResult) -> list[Finding]:

@@ -49,11 +49,15 @@ def confidences(scan: ScanResult, causes: dict[str, Cause], warnings: set[str]) 
     found = {sig_id: _confidence(hit, scan) for sig_id, hit in scan.hits.items()}
     _demote_lone_generic_errors(scan, causes, found, warnings)
     explained = any(sig_id not in warnings and level != "low" for sig_id, level in found.items())
-    failed = scan.final_exception is not None or scan.traceback or scan.died or any(
-        causes[hit.signature.cause].generic for sig_id, hit in scan.hits.items() if sig_id not in warnings)
-    if failed and not explained:
+    if run_failed(scan, causes, warnings) and not explained:
         found.update({sig_id: "low" for sig_id in scan.hits if sig_id in warnings})
     return found
+
+
+def run_failed(scan: ScanResult, causes: dict[str, Cause], warnings: set[str]) -> bool:
+    """The log ends in an exception, a traceback, a killed process, or shows a generic failure."""
+    return scan.failed() or any(
+        causes[hit.signature.cause].generic for sig_id, hit in scan.hits.items() if sig_id not in warnings)
 
 
 def _confidence(hit: Hit, scan: ScanResult) -> str:

@@ -105,7 +105,7 @@ def _numpy_pin(finding: Finding, scan: ScanResult, facts: Any) -> list[str]:
     python = _python(facts) or scan.python_hint
     if not python:
         return []
-    origin = "the probed target" if _python(facts) else "the paths in this log"
+    origin = "the probed target" if _python(facts) else "this log"
     stack = next((v for v in knowledge.verified_stacks() if v.flavour == "Theano" and v.python == python), None)
     if stack is None:
         return [f"Python {python} (from {origin}): pin numpy below 1.24 (`pip install \"numpy<1.24\"`)."]

@@ -7,7 +7,9 @@ from typing import Any
 
 from theanodoctor.kb_causes import Cause
 
-from .confidence import confidences, warning_ids
+from .confidence import confidences, run_failed, warning_ids
+from .context import Fact
+from .judge import judge
 from .scan import Hit, ScanResult
 from .usercode import beside_user_error
 
@@ -41,6 +43,7 @@ class Finding:
     details: tuple[str, ...] = ()  # remedy refined with values from the log and probe facts
     consequence_of: str | None = None
     asks: tuple[str, ...] = ()  # facts the log lacks that would decide between this cause and others
+    context: tuple[str, ...] = ()  # what the log shows that lowered or raised this finding's confidence (judge.py)
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,8 @@ class Explanation:
     blank: bool = False  # nothing but empty lines was read
     probed: str | None = None  # the interpreter whose facts refined the explanation
     notes: tuple[str, ...] = field(default_factory=tuple)
+    shown: tuple[Fact, ...] = ()  # what the log shows (context.py)
+    unclear: tuple[tuple[str, tuple[str, ...]], ...] = ()  # facts the log shows with several values
 
     @property
     def recognised(self) -> tuple[Finding, ...]:
@@ -72,6 +77,8 @@ class Explanation:
             "probed": self.probed,
             "notes": list(self.notes),
             "exit_code": self.exit_code,
+            "log_shows": {f.name: {"value": f.value, "line": f.line, "text": f.text} for f in self.shown},
+            "log_shows_several": {name: list(values) for name, values in self.unclear},
         }
 
 
@@ -83,13 +90,15 @@ def _evidence(hits: list[Hit]) -> tuple[Evidence, ...]:
     return tuple(sorted(items.values(), key=lambda e: e.line)[:MAX_EVIDENCE])
 
 
-def build(scan: ScanResult, causes: dict[str, Cause]) -> list[Finding]:
+def build(scan: ScanResult, causes: dict[str, Cause], shown: dict[str, Fact] | None = None) -> list[Finding]:
+    """``shown``: what the log shows (context.py), against which the causes' conditions are judged."""
     by_cause: dict[str, list[Hit]] = {}
     for hit in scan.hits.values():
         by_cause.setdefault(hit.signature.cause, []).append(hit)
     warnings = warning_ids(scan, causes)
     levels = confidences(scan, causes, warnings)
     findings = []
+    asking = set()
     for cause_id, hits in by_cause.items():
         cause = causes[cause_id]
         confidence = min((levels[h.signature.id] for h in hits), key=RANK.__getitem__)
@@ -101,6 +110,8 @@ def build(scan: ScanResult, causes: dict[str, Cause]) -> list[Finding]:
         # A finding is a warning (or only logged) when the hits that give it its confidence are:
         # a low hint of an error (a `device=gpu` flag) does not make a medium warning an error.
         sure = [h for h in hits if levels[h.signature.id] == confidence]
+        if any(levels[h.signature.id] == h.signature.confidence == "low" and h.signature.asks for h in hits):
+            asking.add(cause_id)
         findings.append(Finding(
             cause=cause.id, title=cause.title, explanation=cause.cause, remedy=cause.remedy, fix=cause.fix,
             confidence=confidence, evidence=_evidence(hits), signatures=tuple(sorted(h.signature.id for h in hits)),
@@ -109,6 +120,8 @@ def build(scan: ScanResult, causes: dict[str, Cause]) -> list[Finding]:
             logged=all(h.signature.logged for h in sure),
             asks=tuple(dict.fromkeys(h.signature.asks for h in hits if h.signature.asks)),
         ))
+    if shown:
+        findings = judge(findings, causes, shown, asking, run_failed(scan, causes, warnings))
     final_line = scan.final_exception[0] if scan.final_exception else None
     return order(beside_user_error(findings, causes, final_line), causes, final_line)
 

@@ -20,6 +20,7 @@ import ahocorasick
 
 from theanodoctor.kb_causes import Signature
 
+from .context import TRIGGERS, FactReader
 from .normalize import segments
 from .pyera import HINT_TEXTS, LOOK_BACK, python_hint, shown_code
 
@@ -36,8 +37,11 @@ SIGNIFICANT_WORDS = ("error", "exception", "traceback", "fatal", "undefined refe
                      "killed")
 # The process died without a Python exception: what the shell (or the C library) prints for a
 # signal: SIGSEGV, SIGABRT, SIGBUS, SIGILL, SIGKILL (the kernel's out-of-memory killer).
+# A shell running a script names the job instead: `train.sh: line 3:  3180 Killed   python train.py`.
 PROCESS_DIED = re.compile(r"(?:Segmentation fault|Aborted|Bus error|Illegal instruction)(?::\s*\d+)?"
-                          r"(?:\s*\(core dumped\))?\.?\s*$|^\s*Killed\s*$")
+                          r"(?:\s*\(core dumped\))?\.?\s*$|^\s*Killed\s*$|"
+                          r"^\S[^:]*: line \d+:\s+\d+ (?:Killed|Segmentation fault|Aborted|Bus error|"
+                          r"Illegal instruction)(?:\s+\(core dumped\))?\s")
 EXCEPTION_LINE = re.compile(
     # a bare `Exception` too: Theano raises one for every failed compilation
     r"^\s*(?:[A-Za-z_][\w.]*\.)?(?P<type>Exception|[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure))"
@@ -72,10 +76,18 @@ class ScanResult:
     watched: list[tuple[int, str, tuple[str, ...], str]] = field(default_factory=list)
     watched_last: deque[tuple[int, str, tuple[str, ...], str]] = field(
         default_factory=lambda: deque(maxlen=WATCHED_PER_LOG // 2))
+    facts: FactReader = field(default_factory=FactReader)  # what the log shows (context.py)
 
     def watched_lines(self) -> list[tuple[int, str, tuple[str, ...], str]]:
         seen = {item[0] for item in self.watched}
         return self.watched + [item for item in self.watched_last if item[0] not in seen]
+
+    def failed(self) -> bool:
+        """The run stopped: an exception, a traceback (even one the paste cuts short), a killed process."""
+        return self.final_exception is not None or self.traceback or self.died
+
+    def warned(self) -> bool:
+        return any(hit.signature.warning for hit in self.hits.values())
 
     def significant(self) -> list[tuple[int, str]]:
         seen = {n for n, _ in self.first_significant}
@@ -88,8 +100,10 @@ class Scanner:
 
     def __init__(self, sigs: Iterable[Signature], watch: Iterable[str] = ()) -> None:
         self.sigs = tuple(sigs)
+        # the context texts, the old back-end's signs, the texts that may name the Python (pyera.py)
+        # and the texts whose lines hold facts (context.py)
         self.context = sorted({c for s in self.sigs for c in s.context + s.unless} | set(OLD_BACKEND_SIGNS)
-                              | set(HINT_TEXTS))
+                              | set(HINT_TEXTS) | set(TRIGGERS))
         holders: dict[str, list[int]] = {word: [] for word in SIGNIFICANT_WORDS}
         for index, sig in enumerate(self.sigs):
             for literal in sig.contains:
@@ -131,11 +145,15 @@ class Scanner:
         watched: set[int] = set()
         index, limit = -1, -1
         hint_at = -1  # where the first text that may name the Python ends (the same pass finds it)
+        live = self.result.facts.live
+        told: list[tuple[int, str]] = []  # (end, trigger) of the texts whose lines hold facts
         for end, (sigs, context, watch) in self.words.iter(lowered):
             if context is not None:
                 seen.add(context)
                 if hint_at < 0 and context in HINT_TEXTS:
                     hint_at = end
+                if context in live:
+                    told.append((end, context))
             if sigs is None and not watch:
                 continue
             if end >= limit:
@@ -156,6 +174,17 @@ class Scanner:
         if watched:
             self._watched(block, texts, sorted(watched))
         self._tail = window[-LOOK_BACK:]
+        self._facts(block, starts, told)
+
+    def _facts(self, block: list[tuple[int, str]], starts: list[int], told: list[tuple[int, str]]) -> None:
+        by_line: dict[int, set[str]] = {}
+        facts = self.result.facts
+        for end, trigger in told:
+            if facts.wants(trigger):
+                by_line.setdefault(bisect_right(starts, end) - 1, set()).add(TRIGGERS[trigger])
+        for index in sorted(by_line):
+            number, raw = block[index]
+            self.result.facts.read(number, segments(raw)[-1], by_line[index])
 
     def _watched(self, block: list[tuple[int, str]], texts: list[str], indices: list[int]) -> None:
         result = self.result

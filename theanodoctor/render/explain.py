@@ -30,6 +30,7 @@ def _finding(console: Console, number: int, finding: Finding, style: Style) -> N
     lines.append(Text(f"   {arrow} ") + Text(finding.remedy))
     lines.extend(Text(f"     {detail}") for detail in finding.details)
     lines.extend(Text("   to decide: ", style="dim") + Text(ask) for ask in finding.asks)
+    lines.extend(Text("   in this log: ", style="dim") + Text(said) for said in finding.context)
     if finding.fix:
         can = Text(fix_offer(finding.fix), style="bold")
         lines.append(Text("   fix: ", style="dim") + can)
@@ -54,6 +55,7 @@ def render_explanation(explanation: Explanation, style: Style = PLAIN) -> str:
         console.print(Text("Possibly related (low confidence):", style="bold"))
         for number, finding in enumerate(maybe, len(sure) + 1):
             _finding(console, number, finding, style)
+    _shown(console, explanation)
     for note in explanation.notes:
         console.print(Text(note, style="dim"))
     if not sure:
@@ -78,3 +80,15 @@ def _significant(console: Console, explanation: Explanation) -> None:
         console.print(Text(f"   line {ev.line}: ", style="dim") + Text(ev.text))
     if final:
         console.print(Text(f"   final exception (line {final.line}): ", style="dim") + Text(final.text))
+
+
+def _shown(console: Console, explanation: Explanation) -> None:
+    """What the log shows about the machine and the stack (explain/context.py)."""
+    if not explanation.shown and not explanation.unclear:
+        return
+    console.print(Text("What the log shows:", style="bold"))
+    for fact in explanation.shown:
+        console.print(Text("   ") + Text(fact.says()))
+    for name, values in explanation.unclear:
+        console.print(Text(f"   {name}: several ({', '.join(values)}), so it decides nothing", style="dim"))
+    console.print()
