@@ -137,6 +137,8 @@ def test_a_signature_and_the_lookup_saying_the_same_give_one_finding(tmp_path: P
     found = [f for f in explain_text(text).findings if f.cause == "theano-too-new-for-code"]
     assert len(found) == 1 and {"theano-api-removed", "api-era"} <= set(found[0].signatures)
     assert any("install Theano 0.9.0 (the newest release with it)" in d for d in found[0].details)
+    lines = [e.line for e in found[0].evidence]  # the message line once, with the lookup's note
+    assert len(lines) == len(set(lines)) and any(e.note for e in found[0].evidence)
 
 
 def test_a_submodule_attribute_is_only_low(tmp_path: Path) -> None:

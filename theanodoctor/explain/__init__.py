@@ -68,14 +68,22 @@ def merge(findings: list[Finding], produced: list[tuple[Finding, int]], scan: Sc
             surer = min(old.confidence, extra.confidence, key=RANK.__getitem__)
             merged[same] = replace(old, confidence=surer, details=old.details + extra.details,
                                    values={**extra.values, **old.values},
-                                   evidence=tuple(sorted(set(old.evidence) | set(extra.evidence),
-                                                         key=lambda e: e.line))[:MAX_EVIDENCE],
+                                   evidence=_one_per_line(old.evidence + extra.evidence),
                                    signatures=old.signatures + extra.signatures,
                                    signature_sources=old.signature_sources + extra.signature_sources)
         elif not any(f.confidence != "low" and any(e.line == line for e in f.evidence) for f in findings):
             merged.append(extra)
     final = scan.final_exception[0] if scan.final_exception else None
     return order(merged, kb_causes.causes(), final)
+
+
+def _one_per_line(evidence: tuple[Evidence, ...]) -> tuple[Evidence, ...]:
+    """The evidence of two findings joined: one item per line, the one with a note where one has it."""
+    by_line: dict[int, Evidence] = {}
+    for item in evidence:
+        if item.line not in by_line or (item.note and not by_line[item.line].note):
+            by_line[item.line] = item
+    return tuple(sorted(by_line.values(), key=lambda e: e.line))[:MAX_EVIDENCE]
 
 
 def explain_text(text: str, context: tuple[str, ...] = ()) -> Explanation:
