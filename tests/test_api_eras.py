@@ -14,7 +14,6 @@ import pytest
 from tests.legacy_envs import ensure_env, env_python
 from theanodoctor import kb_api_eras
 from theanodoctor.explain import explain_text
-from theanodoctor.explain.installed import versions
 from theanodoctor.sources import problem
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -166,14 +165,3 @@ def test_a_lasagne_name_defined_only_under_a_condition_is_low() -> None:
     era = _era_findings(text)
     assert [(f.cause, f.confidence) for f in era] == [("lasagne-too-old", "low")]
     assert "only when a condition holds" in era[0].details[0] and era[0].asks
-
-
-def test_versions_read_from_paths_pip_and_prints() -> None:
-    lines = [
-        (1, '  File "/usr/lib/python2.7/site-packages/Theano-0.8.2-py2.7.egg/theano/__init__.py", line 3', (), ""),
-        (2, "Successfully installed Keras-2.2.4 Keras-Applications-1.0.8 Theano-PyMC-1.1.2", (), ""),
-        (3, ">>> lasagne.__version__", (), "'0.2.dev1'"),
-    ]
-    assert {k: v[0] for k, v in versions(lines).items()} == {"theano": "0.8.2", "keras": "2.2.4", "lasagne": "0.2.dev1"}
-    two = lines[:1] + [(4, "Requirement already satisfied: theano in ./lib/python3.7/site-packages (1.0.4)", (), "")]
-    assert "theano" not in versions(two)  # two versions shown: neither is claimed

@@ -74,6 +74,24 @@ def test_pip_list_of_a_real_env_gives_theano_and_numpy(legacy_python: Callable[[
     assert (shown["theano"], shown["numpy"][:4]) == ("1.0.5", "1.24")
 
 
+def test_installed_versions_read_from_paths_pip_and_prints(legacy_python: Callable[[str], str]):
+    # what the API-era lookup takes as installed (explain/api_era.py): printed, never only said
+    lines = ('  File "/usr/lib/python2.7/site-packages/Theano-0.8.2-py2.7.egg/theano/__init__.py", line 3\n'
+             "Successfully installed Keras-2.2.4 Keras-Applications-1.0.8 Theano-PyMC-1.1.2\n"
+             ">>> lasagne.__version__\n'0.2.dev1'\n")
+    shown = {f.name: f for f in explain_text(lines).shown}
+    assert {k: shown[k].value for k in ("theano", "keras", "lasagne")} == \
+        {"theano": "0.8.2", "keras": "2.2.4", "lasagne": "0.2.dev1"}
+    assert not any(shown[k].said for k in ("theano", "keras", "lasagne"))
+    two = explain_text(lines + "Requirement already satisfied: theano in ./lib/python3.7/site-packages (1.0.4)\n")
+    assert "theano" not in {f.name for f in two.shown}  # two versions shown: neither is claimed
+    assert set(dict(two.unclear)["theano"]) == {"0.8.2", "1.0.4"}
+    frozen = subprocess.run([legacy_python("healthy37"), "-m", "pip", "freeze"], capture_output=True, text=True).stdout
+    theano = {f.name: f for f in explain_text(frozen).shown}["theano"]
+    assert (theano.value, theano.said) == ("1.0.5", False)
+    assert "theano" not in _shown("theano.__version__ >= '0.9'\n")  # a comparison in code, not a print
+
+
 @pytest.mark.parametrize("line", [
     # Theano rel-1.0.5 theano/configdefaults.py:560-561: a version Theano announces, not the installed one
     "UserWarning: DeprecationWarning: there is no c++ compiler.This is deprecated and with Theano 0.11 a c++ "

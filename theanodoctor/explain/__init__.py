@@ -12,7 +12,7 @@ from typing import Any, BinaryIO
 
 from theanodoctor import kb_causes
 
-from .result import MAX_EVIDENCE, RANK, Evidence, Explanation, Finding, build, order
+from .result import MAX_EVIDENCE, RANK, Evidence, Explanation, Finding, build, conclude
 from .scan import Scanner, ScanResult
 
 __all__ = ["Evidence", "Explanation", "Finding", "explain_lines", "explain_stream", "explain_text"]
@@ -43,23 +43,22 @@ def _explain(feed: Callable[[Scanner], ScanResult], facts: Any, context: tuple[s
     python = shown.get("python")
     if scan.python_hint is None and python and "." in python.value:
         scan.python_hint = python.value  # from a banner, python36.dll, cpython-37m ... (context.py)
-    findings = build(scan, kb_causes.causes(), shown)
+    causes = kb_causes.causes()
+    findings, asking = build(scan, causes)
     if scan.watched:
-        findings = merge(findings, api_era.findings(scan.watched_lines(), kb_causes.causes()), scan)
-    findings, notes = refine(findings, scan, facts)
+        findings = merge(findings, api_era.findings(scan.watched_lines(), causes, shown))
+    findings, notes = refine(conclude(findings, scan, causes, shown, asking), scan, facts)
     final = Evidence(*scan.final_exception) if scan.final_exception else None
     return Explanation(findings=tuple(findings), significant=tuple(Evidence(n, t) for n, t in scan.significant()),
                        final_exception=final, lines=scan.lines, blank=scan.nonblank == 0, notes=tuple(notes),
                        probed=_probed(facts), shown=tuple(shown.values()), unclear=tuple(unclear.items()))
 
 
-def merge(findings: list[Finding], produced: list[tuple[Finding, int]], scan: ScanResult) -> list[Finding]:
+def merge(findings: list[Finding], produced: list[tuple[Finding, int]]) -> list[Finding]:
     """Findings of the producers beside the signatures (each with the line of the message it
     reads): one that names a cause already found joins it (the surer confidence, both details);
     one whose message line a signature already explains with confidence is left out (the
-    hand-written row is the more specific)."""
-    if not produced:
-        return findings
+    hand-written row is the more specific). Judged and ordered with the others afterwards."""
     merged = list(findings)
     for extra, line in produced:
         same = next((i for i, f in enumerate(merged) if f.cause == extra.cause), None)
@@ -73,8 +72,7 @@ def merge(findings: list[Finding], produced: list[tuple[Finding, int]], scan: Sc
                                    signature_sources=old.signature_sources + extra.signature_sources)
         elif not any(f.confidence != "low" and any(e.line == line for e in f.evidence) for f in findings):
             merged.append(extra)
-    final = scan.final_exception[0] if scan.final_exception else None
-    return order(merged, kb_causes.causes(), final)
+    return merged
 
 
 def _one_per_line(evidence: tuple[Evidence, ...]) -> tuple[Evidence, ...]:

@@ -13,7 +13,8 @@ The messages, as the interpreters print them:
   ValueError: Unknown layer: Merge                                         (Keras 2 load_model)
 A name only older releases have: the code needs an older release (the "too new" cause); only
 newer ones: a newer release; in no release read: nothing (the user's code or another library).
-With the installed version in the log (explain/installed.py) the answer is high when that
+With the installed version printed in the log (a path, pip's output, a printed ``__version__``:
+the facts of explain/context.py) the answer is high when that
 version lacks the name, and nothing when it has it (then something else is wrong)."""
 
 from __future__ import annotations
@@ -27,11 +28,10 @@ from theanodoctor import kb_api_eras
 from theanodoctor.kb_api_eras import Era
 from theanodoctor.kb_causes import Cause
 
-from .installed import WATCH as VERSION_WATCH
-from .installed import versions
+from .context import Fact
 from .result import Evidence, Finding
 
-WATCH = ("has no attribute", "cannot import name", "no module named", "unknown layer:") + VERSION_WATCH
+WATCH = ("has no attribute", "cannot import name", "no module named", "unknown layer:")
 _EXCEPTION = r"(?:^|\s)(?:[\w.]+\.)?(?:AttributeError|ImportError|ModuleNotFoundError|ValueError)\s*:\s*"
 MESSAGES = (
     re.compile(_EXCEPTION + r"module '(?P<module>[\w.]+)' has no attribute '(?P<name>\w+)'"),
@@ -58,11 +58,13 @@ class Use(NamedTuple):
     evidence: tuple[Evidence, ...]
 
 
-def findings(watched: list[tuple[int, str, tuple[str, ...], str]],
-             causes: dict[str, Cause]) -> list[tuple[Finding, int]]:
-    """One finding per cause (the surest), each with the number of the message line it reads."""
+def findings(watched: list[tuple[int, str, tuple[str, ...], str]], causes: dict[str, Cause],
+             shown: dict[str, Fact]) -> list[tuple[Finding, int]]:
+    """One finding per cause (the surest), each with the number of the message line it reads.
+    ``shown``: what the log shows; a version only the post's prose states is not taken as installed."""
     found: dict[str, tuple[Finding, int]] = {}
-    installed = versions(watched)
+    installed = {key: (fact.value, fact.line, fact.text) for key in CAUSES
+                 if (fact := shown.get(key)) is not None and not fact.said}
     for number, text, before, _ in watched:
         use = _use(number, text, before)
         era = kb_api_eras.lookup(use.module, use.name) if use else None

@@ -35,11 +35,16 @@ _PYTHON = (
     re.compile(r"[/\\]Python(?P<a>[23])(?P<b>\d{1,2})(?:-(?:32|64))?[/\\]", re.I),  # C:\Python36\, ...\Python\Python37\
     re.compile(r"-py(?P<v>[23]\.\d{1,2})\.egg\b", re.I),
 )
-# A package's version next to its name: `Theano-0.8.2-py2.7.egg`, `theano==1.0.4`, `numpy 1.16.1`
-# (pip list, conda list, prose), `Theano version 0.9`; never a requirement (`>=`, `<`).
-_VERSION = re.compile(
-    r"(?<![\w.-])(?P<name>theano[-_]pymc|theano|numpy|keras|lasagne|pymc3)(?:\s+version)?"
-    r"(?:-|==|\s+|\s*:\s*)v?(?P<v>\d+\.\d+(?:\.\d+)*(?:\.?(?:rc|alpha|beta|a|b|dev|post)\d*)?)(?![\w.]*[<>])", re.I)
+_NAME = r"(?P<name>theano[-_]pymc|theano|numpy|keras|lasagne|pymc3)"
+_V = r"(?P<v>\d+\.\d+(?:\.\d+)*(?:\.?(?:rc|alpha|beta|a|b|dev|post)\d*)?)"
+# A package's version next to its name: `Theano-0.8.2-py2.7.egg`, `theano==1.0.4`, `numpy 1.16.1`,
+# `Theano (1.0.4)` (pip list, conda list, prose), `Theano version 0.9`; never a requirement (`>=`, `<`).
+_VERSION = re.compile(rf"(?<![\w.-]){_NAME}(?:\s+version)?(?:-|==|\s*\(|\s+|\s*:\s*)v?{_V}(?![\w.]*[<>])", re.I)
+# pip 10 and later: `Requirement already satisfied: theano in ./lib/python3.7/site-packages (1.0.4)`
+_PIP_SATISFIED = re.compile(rf"Requirement already satisfied:\s*{_NAME}(?:[<>=!~]\S*)?\s+in\s+\S.*\({_V}\)", re.I)
+# a printed version attribute, its value on the same line (`>>> theano.__version__ '0.9.0'`) or the next
+_DUNDER = re.compile(rf"(?<![\w.]){_NAME}\.__version__\b(?:[^\w<>=!]{{0,12}}{_V}\b)?", re.I)
+_BARE_VERSION = re.compile(rf"^\s*(?:(?:Out)?\[\d+\]:\s*)?['\"]?{_V}['\"]?\s*$")
 # A library's own message names versions it needs or was changed in ("with Theano 0.11 a c++ compiler
 # will be mandatory", "Use Theano 0.9 to use it", "deprecated in NumPy 1.20"): they are not the installed ones.
 _PRESCRIBES = re.compile(r"deprecat|\bwill be\b|\brequire[sd]?\b|\bmandatory\b|\bremoved\b", re.I)
@@ -48,7 +53,8 @@ _NOT_INSTALLED = {"with", "use", "to", "than", "in", "since", "until", "before",
 # pip's and conda's own lines, and a `pip list` / `conda list` row: versions the machine printed
 _TOOL_LINE = re.compile(r"^\s*(?:Successfully installed|Requirement already satisfied|Collecting|Installing collected"
                         r"|Found existing installation|Uninstalling|Successfully uninstalled|Downloading|Using cached"
-                        r"|Processing|Installed)\b|^\s*[\w.-]+\s+v?\d+\.\d+\S*(?:\s+\S+){0,2}\s*$")
+                        r"|Processing|Installed)\b|^\s*[\w.-]+\s+v?\d+\.\d+\S*(?:\s+\S+){0,2}\s*$"
+                        r"|^\s*[\w.-]+\s*(?:==\s*\d+\.\d+\S*|\s\(\d+\.\d+[^)\s]*\))\s*$")  # pip freeze, old pip list
 SAID = "said:"  # the key prefix of a version only prose states
 _SCIPY_SAW_NUMPY = re.compile(r"\bNumPy version\b.*\(detected version (?P<v>\d+\.\d+(?:\.\d+)*)", re.I)
 _OLD_IN_USE = re.compile(r"\bUsing gpu device (?P<n>\d+): (?P<gpu>[^(]+?)\s*(?:\((?P<more>[^)]*)\))?\s*$")
@@ -67,7 +73,8 @@ TRIGGERS: dict[str, str] = {
     **dict.fromkeys(("compiledir_",), "platform"),
     **dict.fromkeys(("/home/", "linux", "ubuntu", "centos", "debian", "/usr/lib64/", "dist-packages"), "platform"),
     **dict.fromkeys(("python2", "python3", "python 2.", "python 3.", "cpython-", "-py2.", "-py3."), "python"),
-    **dict.fromkeys(("theano-", "theano==", "theano ", "theano_pymc", "numpy", "keras", "lasagne", "pymc3"), "version"),
+    **dict.fromkeys(("theano-", "theano==", "theano ", "theano_pymc", "numpy", "keras", "lasagne", "pymc3",
+                     "__version__"), "version"),
     **dict.fromkeys(("using gpu device", "mapped name", "using cudnn version", "device=", "device =",
                      " backend"), "backend"),
     **dict.fromkeys(("conda", "miniforge", "/envs/", "\\envs\\", "venv", "virtualenvs", "/usr/lib/python",
@@ -128,9 +135,10 @@ class FactReader:
             self.live.discard(trigger)
         return left > 0
 
-    def read(self, number: int, text: str, groups: set[str]) -> None:
+    def read(self, number: int, text: str, groups: set[str], after: str = "") -> None:
+        """``after``: the next line (where an interpreter prints the value a line asks for)."""
         for group in groups:
-            _READERS[group](self, number, text)
+            _READERS[group](self, number, text, after)
 
     def note(self, name: str, value: str, number: int, text: str) -> None:
         values = self.seen.setdefault(name, {})
@@ -183,13 +191,13 @@ def _resolve(name: str, values: dict[str, tuple[int, str]]) -> str | None:
 _VERSIONED = ("theano", "theano-pymc", "numpy", "keras", "lasagne", "pymc3")
 
 
-def _platform(reader: FactReader, number: int, text: str) -> None:
+def _platform(reader: FactReader, number: int, text: str, after: str) -> None:
     for value, pattern in (("windows", _WINDOWS), ("macos", _MACOS), ("linux", _LINUX)):
         if pattern.search(text):
             reader.note("platform", value, number, text)
 
 
-def _python(reader: FactReader, number: int, text: str) -> None:
+def _python(reader: FactReader, number: int, text: str, after: str) -> None:
     for pattern in _PYTHON:
         found = pattern.search(text)
         if found:
@@ -199,10 +207,17 @@ def _python(reader: FactReader, number: int, text: str) -> None:
             return
 
 
-def _versions(reader: FactReader, number: int, text: str) -> None:
+def _versions(reader: FactReader, number: int, text: str, after: str) -> None:
     saw = _SCIPY_SAW_NUMPY.search(text)  # scipy's own check names the numpy it found
     if saw:
         reader.note("numpy", saw["v"], number, text)
+    printed = _PIP_SATISFIED.search(text) or _DUNDER.search(text)
+    if printed:
+        bare = _BARE_VERSION.match(after)
+        value = printed["v"] or (bare["v"] if bare else None)
+        if value:
+            reader.note(printed["name"].lower().replace("_", "-"), value, number, text)
+            return
     prescribes = _PRESCRIBES.search(text)
     for found in _VERSION.finditer(text):
         before = text[:found.start()].lower()
@@ -216,7 +231,7 @@ def _versions(reader: FactReader, number: int, text: str) -> None:
         reader.note(name if in_path or _TOOL_LINE.match(text) else SAID + name, found["v"], number, text)
 
 
-def _backend(reader: FactReader, number: int, text: str) -> None:
+def _backend(reader: FactReader, number: int, text: str, after: str) -> None:
     old, new = _OLD_IN_USE.search(text), _NEW_IN_USE.search(text)
     if old:
         reader.note("backend", "old", number, text)
@@ -236,7 +251,7 @@ def _backend(reader: FactReader, number: int, text: str) -> None:
         reader.note("keras_backend", keras["kb"].lower(), number, text)
 
 
-def _environment(reader: FactReader, number: int, text: str) -> None:
+def _environment(reader: FactReader, number: int, text: str, after: str) -> None:
     for value, pattern in (("conda", _CONDA), ("system Python", _SYSTEM), ("virtualenv", _VIRTUALENV)):
         if pattern.search(text):
             reader.note("environment", value, number, text)

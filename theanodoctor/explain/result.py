@@ -90,8 +90,9 @@ def _evidence(hits: list[Hit]) -> tuple[Evidence, ...]:
     return tuple(sorted(items.values(), key=lambda e: e.line)[:MAX_EVIDENCE])
 
 
-def build(scan: ScanResult, causes: dict[str, Cause], shown: dict[str, Fact] | None = None) -> list[Finding]:
-    """``shown``: what the log shows (context.py), against which the causes' conditions are judged."""
+def build(scan: ScanResult, causes: dict[str, Cause]) -> tuple[list[Finding], set[str]]:
+    """The signatures' findings, one per cause, unjudged; and the causes whose finding is low by
+    its own signature's choice, for want of a fact (judge.py may raise them)."""
     by_cause: dict[str, list[Hit]] = {}
     for hit in scan.hits.values():
         by_cause.setdefault(hit.signature.cause, []).append(hit)
@@ -120,8 +121,15 @@ def build(scan: ScanResult, causes: dict[str, Cause], shown: dict[str, Fact] | N
             logged=all(h.signature.logged for h in sure),
             asks=tuple(dict.fromkeys(h.signature.asks for h in hits if h.signature.asks)),
         ))
+    return findings, asking
+
+
+def conclude(findings: list[Finding], scan: ScanResult, causes: dict[str, Cause], shown: dict[str, Fact],
+             asking: set[str]) -> list[Finding]:
+    """Every finding (the signatures' and the producers' beside them) judged once against what the
+    log shows (``shown``, context.py) and the user-error rule, then ordered root cause first."""
     if shown:
-        findings = judge(findings, causes, shown, asking, run_failed(scan, causes, warnings))
+        findings = judge(findings, causes, shown, asking, run_failed(scan, causes, warning_ids(scan, causes)))
     final_line = scan.final_exception[0] if scan.final_exception else None
     return order(beside_user_error(findings, causes, final_line), causes, final_line)
 

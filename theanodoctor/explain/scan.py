@@ -103,14 +103,15 @@ class Scanner:
         # the context texts, the old back-end's signs, the texts that may name the Python (pyera.py)
         # and the texts whose lines hold facts (context.py)
         self.context = sorted({c for s in self.sigs for c in s.context + s.unless} | set(OLD_BACKEND_SIGNS)
-                              | set(HINT_TEXTS) | set(TRIGGERS))
+                              | set(HINT_TEXTS))
         holders: dict[str, list[int]] = {word: [] for word in SIGNIFICANT_WORDS}
         for index, sig in enumerate(self.sigs):
             for literal in sig.contains:
                 holders.setdefault(literal, []).append(index)
         self.literals = sorted(holders)
-        self.words = _automaton(holders, self.context, set(watch))
+        self._holders, self._watch = holders, set(watch)
         self.result = ScanResult()
+        self.words = self._automaton()
         self._tail: list[str] = []  # the previous block's last lines: the frame above an exception
 
     def feed_blocks(self, blocks: Iterable[list[tuple[int, str]]]) -> ScanResult:
@@ -145,15 +146,14 @@ class Scanner:
         watched: set[int] = set()
         index, limit = -1, -1
         hint_at = -1  # where the first text that may name the Python ends (the same pass finds it)
-        live = self.result.facts.live
         told: list[tuple[int, str]] = []  # (end, trigger) of the texts whose lines hold facts
-        for end, (sigs, context, watch) in self.words.iter(lowered):
+        for end, (sigs, context, watch, trigger) in self.words.iter(lowered):
             if context is not None:
                 seen.add(context)
                 if hint_at < 0 and context in HINT_TEXTS:
                     hint_at = end
-                if context in live:
-                    told.append((end, context))
+            if trigger is not None:
+                told.append((end, trigger))
             if sigs is None and not watch:
                 continue
             if end >= limit:
@@ -175,6 +175,23 @@ class Scanner:
             self._watched(block, texts, sorted(watched))
         self._tail = window[-LOOK_BACK:]
         self._facts(block, starts, told)
+        if self._looking_for() != self._looked_for:
+            self.words = self._automaton()
+
+    def _looking_for(self) -> tuple[frozenset[str], frozenset[str]]:
+        """The context texts and fact triggers still to look for."""
+        result = self.result
+        return (frozenset(c for c in self.context if c not in result.context_seen
+                          or (c in HINT_TEXTS and result.python_hint is None)), frozenset(result.facts.live))
+
+    def _automaton(self) -> ahocorasick.Automaton:
+        """One automaton over the texts still to look for. A text that is only context counts once:
+        seen, it leaves (a Python hint's text once the Python is known), and so does a fact trigger
+        whose budget is spent; on a long log (a home folder and `compiledir` on every line of a
+        compiler log) the texts left are those that can still change the answer. Rebuilt only in a
+        block where one of them was first seen or spent (a few milliseconds)."""
+        self._looked_for = self._looking_for()
+        return _automaton(self._holders, *self._looked_for, self._watch)
 
     def _facts(self, block: list[tuple[int, str]], starts: list[int], told: list[tuple[int, str]]) -> None:
         by_line: dict[int, set[str]] = {}
@@ -184,7 +201,8 @@ class Scanner:
                 by_line.setdefault(bisect_right(starts, end) - 1, set()).add(TRIGGERS[trigger])
         for index in sorted(by_line):
             number, raw = block[index]
-            self.result.facts.read(number, segments(raw)[-1], by_line[index])
+            after = block[index + 1][1] if index + 1 < len(block) else ""
+            facts.read(number, segments(raw)[-1], by_line[index], after)
 
     def _watched(self, block: list[tuple[int, str]], texts: list[str], indices: list[int]) -> None:
         result = self.result
@@ -244,15 +262,16 @@ class Scanner:
                 self.result.last_significant.append(item)
 
 
-def _automaton(holders: dict[str, list[int]], context: list[str], watch: set[str]) -> ahocorasick.Automaton:
+def _automaton(holders: dict[str, list[int]], context: frozenset[str], triggers: frozenset[str],
+               watch: set[str]) -> ahocorasick.Automaton:
     """One automaton over every text: its value is (the signatures a literal belongs to, or None
     for a text that is only context; the context text, or None for a text that is only a literal;
-    whether the text is watched)."""
-    words, contextual = ahocorasick.Automaton(), set(context)
-    for word in set(holders) | contextual | watch:
+    whether the text is watched; the fact trigger, or None)."""
+    words = ahocorasick.Automaton()
+    for word in set(holders) | context | watch | triggers:
         sigs = holders.get(word)
-        words.add_word(word, (None if sigs is None else tuple(sigs), word if word in contextual else None,
-                              word in watch))
+        words.add_word(word, (None if sigs is None else tuple(sigs), word if word in context else None,
+                              word in watch, word if word in triggers else None))
     words.make_automaton()
     return words
 
