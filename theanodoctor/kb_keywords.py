@@ -8,7 +8,7 @@ import re
 from typing import NamedTuple
 
 from theanodoctor.kb_causes import CONFIDENCES, Cause, Signature
-from theanodoctor.knowledge import KnowledgeError, choice, rows, source, strings, table, text, where
+from theanodoctor.knowledge import KnowledgeError, Regex, choice, rows, source, strings, table, text, where
 
 KEYWORDS = "keyword_renames.yaml"
 LIBRARIES = {"keras": "Keras", "lasagne": "Lasagne", "theano": "Theano", "fuel": "Fuel"}
@@ -50,7 +50,7 @@ def renames() -> tuple[Rename, ...]:
     return tuple(found)
 
 
-def pattern(rename: Rename) -> re.Pattern[str]:
+def pattern(rename: Rename) -> Regex:
     """Python's refusal of ``rename.keyword``: a call by name (``pool_2d()``, on Python 3.10+
     ``Model.fit()``) or, with no callables, a constructor (``__init__()``, ``Conv2D.__init__()``);
     for Lasagne also nolearn's `Failed to instantiate <class ...> with args {...}`."""
@@ -59,17 +59,19 @@ def pattern(rename: Rename) -> re.Pattern[str]:
     # the named groups feed the refiner that names the release which has the keyword (explain/refine.py)
     python = rf"(?<![\w.])(?:\w+\.)?(?P<func>{call})\(\) got an unexpected keyword argument .(?P<kw>{kw})\b"
     if rename.library != "lasagne":
-        return re.compile(python)
+        return Regex(python, where=f"profiles/{KEYWORDS}: {rename.keyword}")
     # nolearn wraps Lasagne
-    return re.compile(rf"{python}|Failed to instantiate <class .[\w.]+.> with args \{{.*.{kw}.:")
+    return Regex(rf"{python}|Failed to instantiate <class .[\w.]+.> with args \{{.*.{kw}.:",
+                 where=f"profiles/{KEYWORDS}: {rename.keyword}")
 
 
-def keras_pattern(rename: Rename) -> re.Pattern[str]:
+def keras_pattern(rename: Rename) -> Regex:
     """Keras' own refusals (Layer: `Keyword argument not understood:`; fit: `Received unknown
     keyword arguments:` in Keras 1, `Unrecognized keyword arguments` later): they name Keras."""
     kw = re.escape(rename.keyword)
-    return re.compile(rf"Keyword argument not understood:.{{0,4}}\b{kw}\b"
-                      rf"|(?:Received unknown|Unrecognized) keyword arguments?(?: passed to \w+)?: \{{[^}}]*.{kw}.:")
+    return Regex(rf"Keyword argument not understood:.{{0,4}}\b{kw}\b"
+                 rf"|(?:Received unknown|Unrecognized) keyword arguments?(?: passed to \w+)?: \{{[^}}]*.{kw}.:",
+                 where=f"profiles/{KEYWORDS}: {rename.keyword}")
 
 
 def note(rename: Rename) -> str:
@@ -81,12 +83,12 @@ def note(rename: Rename) -> str:
     return f"`{rename.keyword}=` is a newer {name} name{before}: {rename.accepted}"
 
 
-def missing_pattern(name: str) -> re.Pattern[str]:
+def missing_pattern(name: str) -> Regex:
     """Python 3's refusal of a constructor called without ``name``: what code that passes the
     older name (into the layer's **kwargs) gets (`__init__() missing 1 required positional
     argument: 'units'`; on 3.10+ `Dense.__init__() missing ...`)."""
-    return re.compile(rf"(?<![\w.])(?:\w+\.)?__init__\(\) missing \d+ required (?:positional|keyword-only) "
-                      rf"arguments?: .*'{re.escape(name)}'")
+    return Regex(rf"(?<![\w.])(?:\w+\.)?__init__\(\) missing \d+ required (?:positional|keyword-only) "
+                 rf"arguments?: .*'{re.escape(name)}'", where=f"profiles/{KEYWORDS}: {name}")
 
 
 def _missing(renames: list[Rename]) -> Signature:

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import functools
+import re
 from importlib import resources
 from typing import Any, Callable, NamedTuple, TypeVar
 
@@ -50,6 +51,33 @@ def preload() -> None:
 
 class KnowledgeError(ValueError):
     """A malformed knowledge table: says which file and line."""
+
+
+class Regex:
+    """A regular expression of a table, compiled on its first use: the catalogue holds hundreds,
+    and a log reaches only the few whose literal texts it holds (explain/scan.py), so compiling
+    them all at load would be most of a short `explain`'s time. ``where`` names the row; a pattern
+    that does not compile raises KnowledgeError (tests/test_knowledge.py compiles every one)."""
+
+    __slots__ = ("pattern", "flags", "where", "_compiled")
+
+    def __init__(self, pattern: str, flags: int = 0, where: str = "") -> None:
+        self.pattern, self.flags, self.where = pattern, flags, where
+        self._compiled: re.Pattern[str] | None = None
+
+    def compiled(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            try:
+                self._compiled = re.compile(self.pattern, self.flags)
+            except re.error as exc:
+                raise KnowledgeError(f"{self.where}: the regex does not compile: {exc}") from exc
+        return self._compiled
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.compiled().search(text)
+
+    def __repr__(self) -> str:
+        return f"Regex({self.pattern!r})"
 
 
 class _Map(dict):  # type: ignore[type-arg]
