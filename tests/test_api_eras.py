@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.legacy_envs import ensure_env, env_python
-from theanodoctor import kb_api_eras
+from theanodoctor import kb_api_eras, kb_api_keywords
 from theanodoctor.explain import explain_text
 from theanodoctor.sources import problem
 
@@ -64,6 +64,30 @@ def test_the_table_matches_an_installed_release(env: str, release: str) -> None:
         names = set((row.get("always") or "").split()) | {
             n for n in kb_api_eras._names("theano", module) if index in kb_api_eras.lookup(module, n).have}
         assert set(installed[module][1]) == names, module
+
+
+@pytest.mark.parametrize(("env", "release"), [("theano082_py27", "0.8.2"), ("healthy37", "1.0.5")])
+def test_the_keyword_table_matches_an_installed_release(env: str, release: str) -> None:
+    python = ensure(env)
+    site = _site(python)
+    files = {str(p.relative_to(site)): p.read_text(encoding="utf-8", errors="replace")
+             for p in (site / "theano").rglob("*.py") if not api_eras._private(str(p.relative_to(site)))}
+    walked = api_eras.walk_release(files, str(python) if "py27" in env else None)
+    project, calls = kb_api_keywords.projects()["theano"]
+    index, checked = project.releases.index(release), 0
+    for call, rows in calls.items():
+        for row in rows:
+            head, *tokens = row.split(" | ")
+            module, spans = head.split()[:2]
+            if index not in kb_api_eras.release_indices(spans, project.releases):
+                continue
+            line, keywords, _ = walked[module][1]["calls"][call]
+            for token in tokens:
+                keyword, have, _ = token.split()
+                takes = index in kb_api_eras.release_indices(have, project.releases)
+                assert (keyword in keywords) == takes, (call, token)
+                checked += 1
+    assert checked > 300
 
 
 def test_the_walker_marks_names_that_exist_only_under_a_condition() -> None:
@@ -165,3 +189,96 @@ def test_a_lasagne_name_defined_only_under_a_condition_is_low() -> None:
     era = _era_findings(text)
     assert [(f.cause, f.confidence) for f in era] == [("lasagne-too-old", "low")]
     assert "only when a condition holds" in era[0].details[0] and era[0].asks
+
+
+def _stub(tmp_path: Path, files: dict[str, str]) -> None:
+    """A package laid out like an old release that lacks a name (its modules import, nothing more)."""
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def test_python2_import_shown_in_an_ipython_traceback_names_the_module(tmp_path: Path) -> None:
+    # Keras 2 removed keras.regularizers.activity_l2 (profiles/api_eras.yaml); Python 2 names no module
+    _stub(tmp_path, {"keras/__init__.py": "", "keras/regularizers.py": "def l2(x=0.01):\n    pass\n"})
+    message = _run(ensure("py27"), "from keras.regularizers import l2, activity_l2\n", tmp_path).splitlines()[-1]
+    assert message == "ImportError: cannot import name activity_l2"
+    # IPython prints the cell's lines around the failing one, the failing one marked `---->`
+    notebook = ("ImportError                               Traceback (most recent call last)\n"
+                "/output/utils.py in <module>()\n"
+                "     41 from keras.layers.core import Flatten, Dense, Dropout, Lambda\n"
+                "---> 42 from keras.regularizers import l2, activity_l2, l1, activity_l1\n"
+                "     43 from keras.layers.normalization import BatchNormalization\n\n" + message + "\n")
+    first = explain_text(notebook).recognised[0]
+    assert (first.cause, first.confidence) == ("keras-version-mismatch", "medium")
+    assert first.values["module"] == "keras.regularizers" and first.evidence[0].line == 4
+    # the post quotes the import in its prose
+    prose = "It fails at `from keras.regularizers import activity_l2`: \n\n> " + message + "\n"
+    assert explain_text(prose).recognised[0].cause == "keras-version-mismatch"
+    # an import of another name is not the one that failed
+    other = "from keras.regularizers import l2\n" + message + "\n"
+    assert not _era_findings(other)
+
+
+def test_python2_attribute_message_without_code_takes_the_only_library_with_the_name(tmp_path: Path) -> None:
+    # only Lasagne's development version has layers.BatchNormLayer; the post gives only the message
+    _stub(tmp_path, {"lasagne/__init__.py": "from . import layers\n", "lasagne/layers/__init__.py": ""})
+    text = _run(ensure("py27"), "import lasagne\nnet = lasagne.layers.BatchNormLayer(None)\n", tmp_path)
+    message = text.splitlines()[-1]
+    assert message == "AttributeError: 'module' object has no attribute 'BatchNormLayer'"
+    first = explain_text(message + "\n").recognised[0]
+    assert (first.cause, first.confidence) == ("lasagne-too-old", "medium")
+    assert first.details[0].startswith("The message does not name the module")
+    # a name every Theano release binds (theano.Param) is no matter of the release; code that shows
+    # another owner (`np.stack`, numpy's) is not looked up in the libraries' table
+    assert not _era_findings("AttributeError: 'module' object has no attribute 'Param'\n")
+    assert not _era_findings("    x = np.stack(parts)\nAttributeError: 'module' object has no attribute 'stack'\n")
+
+
+def test_a_keyword_only_newer_theano_takes_real_theano_082(tmp_path: Path) -> None:
+    # scan() takes return_list from 0.9.0 on (profiles/api_keywords.yaml, from the release trees)
+    text = _run(ensure("theano082_py27"), "import theano, theano.tensor as T\nv = T.vector()\n"
+                "theano.scan(lambda x: x, sequences=[v], return_list=True)\n", tmp_path)
+    assert "TypeError: scan() got an unexpected keyword argument 'return_list'" in text
+    first = explain_text(text).recognised[0]
+    assert (first.cause, first.confidence) == ("theano-too-old-for-code", "medium")
+    assert "install Theano 0.9.0 or newer" in first.details[0]
+    # joined with the hand-written row for return_list (signatures.yaml): the table's `def` is cited too
+    assert "Theano rel-0.9.0 theano/scan_module/scan.py:73" in first.signature_sources
+    assert all(problem(source) is None for source in first.signature_sources)
+
+
+def test_a_keyword_only_older_theano_takes_with_the_class_from_the_code_line(tmp_path: Path) -> None:
+    # Pool(ds=...) is Theano 0.8's; 1.0.5 calls it ws. Python 3.7 prints only `__init__()`: the
+    # class comes from the code line. Theano's own import warning names it in the log: medium;
+    # with pip's freeze, high.
+    python = ensure("healthy37")
+    text = _run(python, "from theano.tensor.signal.pool import Pool\nPool(ds=(2, 2))\n", tmp_path)
+    assert "TypeError: __init__() got an unexpected keyword argument 'ds'" in text and "(theano." in text
+    alone = _era_findings(text)
+    assert [(f.cause, f.confidence) for f in alone] == [("theano-too-new-for-code", "medium")]
+    assert not _era_findings(text.replace("Pool(ds=(2, 2))", "make(ds=(2, 2))"))  # no class the table knows
+    freeze = subprocess.run([str(python), "-m", "pip", "freeze"], capture_output=True, text=True, timeout=120).stdout
+    first = explain_text(freeze + text).recognised[0]
+    assert (first.cause, first.confidence) == ("theano-too-new-for-code", "high")
+    assert "install Theano 0.8.2 (the newest release with it)" in first.details[0]
+
+
+def test_python310_names_the_class_of_a_refused_keyword(tmp_path: Path) -> None:
+    # 3.10 and later print `Pool.__init__()`: no code line needed to know the class
+    _stub(tmp_path, {"theano/__init__.py": "", "theano/tensor/__init__.py": "",
+                     "theano/tensor/signal/__init__.py": "",
+                     "theano/tensor/signal/pool.py": "class Pool(object):\n    def __init__(self, ws=None):\n"
+                                                     "        pass\n"})
+    message = _run(ensure("py311_np123"), "from theano.tensor.signal.pool import Pool\nargs = {'ds': 2}\n"
+                   "Pool(**args)\n", tmp_path).splitlines()[-1]
+    assert message == "TypeError: Pool.__init__() got an unexpected keyword argument 'ds'"
+    era = _era_findings("import theano\n" + message + "\n")
+    assert [(f.cause, f.confidence) for f in era] == [("theano-too-new-for-code", "medium")]
+    # a log that never names Theano: another library's Pool is possible, so only a hint that asks
+    alone = _era_findings(message + "\n")
+    assert [(f.cause, f.confidence) for f in alone] == [("theano-too-new-for-code", "low")]
+    assert "is Theano's" in alone[0].asks[-1]
+    # a call of that name the table does not know, or a keyword no release takes: nothing
+    assert not _era_findings("import theano\nTypeError: scan() got an unexpected keyword argument 'no_such'\n")

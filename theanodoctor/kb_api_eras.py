@@ -77,7 +77,7 @@ def lookup(module: str, name: str | None = None) -> Era | None:
         return None
     if row is None:
         return None
-    have = _indices(row["in"], project.releases)
+    have = release_indices(row["in"], project.releases)
     if name is None:
         return Era(project, module, None, have, _module_cites(project, row, have))
     if name in (row.get("always") or "").split():
@@ -86,7 +86,7 @@ def lookup(module: str, name: str | None = None) -> Era | None:
     if value is None:
         return lookup(f"{module}.{name}") if f"{module}.{name}" in project.modules else None
     spans, *tokens = value.split()
-    have = _indices(spans, project.releases)
+    have = release_indices(spans, project.releases)
     bounds = ([have[0]] if have[0] != 0 else []) + ([have[-1]] if have[-1] != len(project.releases) - 1 else [])
     cites = {i: _cite(project, row, i, t) for i, t in zip(bounds, (t for t in tokens if not t.startswith("?")))}
     condition = next((_cite(project, row, have[-1], t[1:]) for t in tokens if t.startswith("?")), "")
@@ -105,6 +105,26 @@ def _names(key: str, module: str) -> dict[str, str]:
     return dict(row.split(" ", 1) for row in rows)
 
 
+def owners(name: str) -> tuple[str, ...]:
+    """The modules that bind ``name`` in some releases but not in every one, of the projects where
+    no module binds it in every release (there a missing ``name`` is no matter of the release)."""
+    partial, always = _owners()
+    return tuple(m for m in partial.get(name, ()) if m.split(".")[0] not in always.get(name, ()))
+
+
+@derived
+def _owners() -> tuple[dict[str, list[str]], dict[str, set[str]]]:
+    partial: dict[str, list[str]] = {}
+    always: dict[str, set[str]] = {}
+    for project in projects().values():
+        for module, row in project.modules.items():
+            for line in row.get("names") or []:
+                partial.setdefault(line.split(" ", 1)[0], []).append(module)
+            for name in (row.get("always") or "").split():
+                always.setdefault(name, set()).add(project.key)
+    return partial, always
+
+
 def parse_version(text: str) -> Version | None:
     try:
         return Version(text.replace("beta", "b"))
@@ -118,12 +138,12 @@ def _module_cites(project: Project, row: Any, have: tuple[int, ...]) -> dict[int
 
 def _path_at(row: Any, index: int, project: Project) -> str:
     for path, span in (row.get("paths") or {}).items():
-        if index in _indices(span, project.releases):
+        if index in release_indices(span, project.releases):
             return str(path)
     return str(row["path"])
 
 
-def _indices(spans: str, releases: tuple[str, ...]) -> tuple[int, ...]:
+def release_indices(spans: str, releases: tuple[str, ...]) -> tuple[int, ...]:
     where = {r: i for i, r in enumerate(releases)}
     found: list[int] = []
     for span in str(spans).split(","):

@@ -89,13 +89,15 @@ def module_of(path: str) -> tuple[str, bool]:
     return ".".join(parts[:-1] if package else parts), package
 
 
-def parse_release(files: dict[str, str], python2: str | None) -> dict[str, tuple[str, Parsed]]:
-    parsed: dict[str, tuple[str, Parsed]] = {}
+def walk_release(files: dict[str, str], python2: str | None) -> dict[str, tuple[str, dict]]:
+    """Module -> (its file, what api_walk.walk reads of it); sources in Python 2 syntax are read by
+    ``python2``."""
+    walked: dict[str, tuple[str, dict]] = {}
     legacy = []
     for path, text in files.items():
         module, package = module_of(path)
         try:
-            parsed[module] = (path, _parsed(api_walk.walk(text, module, package)))
+            walked[module] = (path, api_walk.walk(text, module, package))
         except SyntaxError:
             legacy.append((path, text, module, package))
     if legacy and python2:
@@ -104,10 +106,14 @@ def parse_release(files: dict[str, str], python2: str | None) -> dict[str, tuple
                                         input=json.dumps([[t, m, p] for _, t, m, p in legacy]).encode()).stdout)
         for (path, _, module, _), found in zip(legacy, out):
             if found is not None:
-                parsed[module] = (path, _parsed(found))
+                walked[module] = (path, found)
     elif legacy:
         sys.stderr.write(f"{len(legacy)} files need --python2\n")
-    return parsed
+    return walked
+
+
+def parse_release(files: dict[str, str], python2: str | None) -> dict[str, tuple[str, Parsed]]:
+    return {module: (path, _parsed(found)) for module, (path, found) in walk_release(files, python2).items()}
 
 
 Where = tuple[str, int, "tuple[str, int] | None"]  # file, line, (file, line) of the `if` it depends on

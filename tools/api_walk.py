@@ -9,7 +9,8 @@ import json
 import sys
 import warnings
 
-_DEFS = tuple(getattr(ast, n) for n in ("FunctionDef", "AsyncFunctionDef", "ClassDef") if hasattr(ast, n))
+_FUNCTIONS = tuple(getattr(ast, n) for n in ("FunctionDef", "AsyncFunctionDef") if hasattr(ast, n))
+_DEFS = _FUNCTIONS + (ast.ClassDef,)
 _TRIES = tuple(getattr(ast, n) for n in ("Try", "TryExcept", "TryFinally") if hasattr(ast, n))
 
 
@@ -39,10 +40,32 @@ def bound(stmts):
     return names
 
 
+def _parameters(function):
+    """The names a call may pass by keyword, and whether it takes **kwargs (Python 2 and 3 trees)."""
+    args = function.args
+    names = [getattr(a, "arg", None) or getattr(a, "id", None) for a in args.args + getattr(args, "kwonlyargs", [])]
+    return [n for n in names if n and n not in ("self", "cls")], args.kwarg is not None
+
+
+def calls(tree):
+    """What a call of each public function, class and method of the top level accepts:
+    {"f" / "Class.__init__" / "Class.method": [line of the def, [keyword names], takes **kwargs]}."""
+    found = {}
+    for st in tree.body:
+        if isinstance(st, _FUNCTIONS) and not st.name.startswith("_"):
+            found[st.name] = [st.lineno] + list(_parameters(st))
+        elif isinstance(st, ast.ClassDef) and not st.name.startswith("_"):
+            for item in st.body:
+                if isinstance(item, _FUNCTIONS) and (item.name == "__init__" or not item.name.startswith("_")):
+                    found[st.name + "." + item.name] = [item.lineno] + list(_parameters(item))
+    return found
+
+
 def walk(source, here, package):
     """names: name -> line; stars: [[module, line of a condition or 0]]; froms: name -> [module,
     name] (what `from module import name` bound); all: the literal __all__ or None; raises: the top
-    level raises unconditionally; conditional: name -> line of the `if` it is bound (or deleted) under."""
+    level raises unconditionally; conditional: name -> line of the `if` it is bound (or deleted) under;
+    calls: what each top-level function, class and method accepts by keyword (``calls``)."""
     out = {"names": {}, "stars": [], "froms": {}, "all": None, "raises": False, "conditional": {}}
 
     def bind(name, line, condition):
@@ -111,6 +134,7 @@ def walk(source, here, package):
         warnings.simplefilter("ignore")
         tree = ast.parse(source)
     body(tree.body, True, 0)
+    out["calls"] = calls(tree)
     return out
 
 

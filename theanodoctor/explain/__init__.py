@@ -33,10 +33,11 @@ def explain_lines(numbered: Iterable[tuple[int, str]], facts: Any = None,
 
 
 def _explain(feed: Callable[[Scanner], ScanResult], facts: Any, context: tuple[str, ...]) -> Explanation:
-    from . import api_era
+    from . import api_era, keyword_era
     from .refine import refine
 
-    scanner = Scanner(kb_causes.signatures(), watch=api_era.WATCH)
+    scanner = Scanner(kb_causes.signatures(), watch=api_era.WATCH + keyword_era.WATCH,
+                      context=[sign for signs in keyword_era.SIGNS.values() for sign in signs])
     scanner.result.context_seen.update(c.lower() for c in context)
     scan = feed(scanner)
     shown, unclear = scan.facts.facts(failed=scan.failed(), warned=scan.warned())
@@ -46,7 +47,10 @@ def _explain(feed: Callable[[Scanner], ScanResult], facts: Any, context: tuple[s
     causes = kb_causes.causes()
     findings, asking = build(scan, causes)
     if scan.watched:
-        findings = merge(findings, api_era.findings(scan.watched_lines(), causes, shown))
+        watched = scan.watched_lines()
+        produced = api_era.findings(watched, causes, shown) + \
+            keyword_era.findings(watched, causes, shown, scan.context_seen)
+        findings = merge(findings, produced)
     findings, notes = refine(conclude(findings, scan, causes, shown, asking), scan, facts)
     final = Evidence(*scan.final_exception) if scan.final_exception else None
     return Explanation(findings=tuple(findings), significant=tuple(Evidence(n, t) for n, t in scan.significant()),

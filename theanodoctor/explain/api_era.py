@@ -20,6 +20,8 @@ version lacks the name, and nothing when it has it (then something else is wrong
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import replace
 from typing import NamedTuple
 
 from packaging.version import Version
@@ -43,8 +45,11 @@ MESSAGES = (
 # The aliases the libraries' own documentation imports them under (`import theano.tensor as T`,
 # `from keras import backend as K`); any other prefix is matched against the table's module names.
 ALIASES = {"T": "theano.tensor", "tt": "theano.tensor", "tensor": "theano.tensor", "K": "keras.backend"}
-_FROM = re.compile(r"^\s*from\s+(?P<module>[\w.]+)\s+import\b")
-_IMPORT = re.compile(r"^\s*import\s+(?P<module>[\w.]+)")
+# An import statement above the message: the code line of a traceback, a line of the context an
+# IPython traceback prints (`---> 42 from keras.regularizers import l2, activity_l2`), or one the
+# post quotes in its prose (`from keras.layers import Convolution3D`).
+_FROM = re.compile(r"(?:^|[\s`'\">])from\s+(?P<module>[A-Za-z_][\w.]*)\s+import\s+(?P<names>\(?\s*\w+(?:\s*,\s*\w+)*)")
+_IMPORT = re.compile(r"(?:^|[\s`'\">])import\s+(?P<module>[A-Za-z_][\w.]*)")
 # (cause when the code needs an older release, cause when it needs a newer one)
 CAUSES = {"theano": ("theano-too-new-for-code", "theano-too-old-for-code"),
           "lasagne": ("lasagne-too-new", "lasagne-too-old"),
@@ -56,6 +61,7 @@ class Use(NamedTuple):
     module: str
     name: str | None  # None: the module itself is missing
     evidence: tuple[Evidence, ...]
+    said: str = ""  # what the finding calls it, where not `module.name` (a keyword of a call)
 
 
 def findings(watched: list[tuple[int, str, tuple[str, ...], str]], causes: dict[str, Cause],
@@ -67,11 +73,37 @@ def findings(watched: list[tuple[int, str, tuple[str, ...], str]], causes: dict[
                  if (fact := shown.get(key)) is not None and not fact.said}
     for number, text, before, _ in watched:
         use = _use(number, text, before)
-        era = kb_api_eras.lookup(use.module, use.name) if use else None
-        finding = _judge(use, era, installed, causes) if use and era else None
+        if use is None:
+            continue
+        if use.module:
+            era = kb_api_eras.lookup(use.module, use.name)
+            finding = judge(use, era, installed, causes) if era else None
+        else:
+            finding = _unnamed_owner(use, installed, causes)
         if finding and (finding.cause not in found or _rank(finding) < _rank(found[finding.cause][0])):
             found[finding.cause] = (finding, number)
     return list(found.values())
+
+
+def _unnamed_owner(use: Use, installed: dict[str, tuple[str, int, str]], causes: dict[str, Cause]) -> Finding | None:
+    """Python 2's `'module' object has no attribute 'X'` where no code line names the module: the
+    modules of the table that bind X in some releases but not all (one that always has it is not
+    the module that lacks it). They must all say the same thing (one cause); then at most medium."""
+    assert use.name is not None
+    judged = []
+    for module in kb_api_eras.owners(use.name):
+        era = kb_api_eras.lookup(module, use.name)
+        finding = judge(use._replace(module=module), era, installed, causes) if era else None
+        if finding is None:
+            continue
+        judged.append(finding)
+    if not judged or len({f.cause for f in judged}) > 1:
+        return None
+    first = judged[0]
+    modules = ", ".join(f"`{f.values['module']}`" for f in judged[:3])
+    said = (f"The message does not name the module; of the {first.values['library']} modules read, "
+            f"{modules} {'has' if len(judged) == 1 else 'have'} `{use.name}` in some releases only")
+    return replace(first, confidence="low" if first.confidence == "low" else "medium", details=(said,) + first.details)
 
 
 def _rank(finding: Finding) -> int:
@@ -90,25 +122,40 @@ def _use(number: int, text: str, before: tuple[str, ...]) -> Use | None:
     # the code line above the message (Python 3.11+ puts a line of carets between)
     back, code = next(((i, line) for i, line in enumerate(reversed(before), 1)
                        if line.strip() and set(line.strip()) - set("^~ ")), (0, ""))
+    message = Evidence(number, text.strip()[:400])
     shown = (Evidence(number - back, code.strip()[:400]),) if code else ()
-    evidence = shown + (Evidence(number, text.strip()[:400]),)
     groups = m.groupdict()
     if groups.get("layer"):
-        return Use("keras.layers", groups["layer"], evidence)
+        return Use("keras.layers", groups["layer"], shown + (message,))
     if groups.get("missing"):
         missing = groups["missing"]
         if "." in missing:
-            return Use(missing, None, evidence)
-        module = _imported_module(code)  # Python 2 names only the last part
-        return Use(module, None, evidence) if module and module.rsplit(".", 1)[-1] == missing else None
+            return Use(missing, None, shown + (message,))
+        # Python 2 names only the last part: the module an import above names, ending so
+        found = _imported(number, before, lambda m: m["module"].rsplit(".", 1)[-1] == missing)
+        return Use(found[0]["module"], None, (found[1], message)) if found else None
     name = groups["name"]
-    module = groups.get("module") or (_imported_module(code) if _FROM.match(code) else _attribute_owner(code, name))
-    return Use(module, name, evidence) if module else None
+    if groups.get("module"):
+        return Use(groups["module"], name, shown + (message,))
+    if "cannot import name" in m.group(0):  # Python 2 and 3.6: the module from the import that names it
+        found = _imported(number, before, lambda m: m.re is _FROM and name in re.findall(r"\w+", m["names"]))
+        return Use(found[0]["module"], name, (found[1], message)) if found else None
+    if re.search(rf"\.{re.escape(name)}\b", code):  # the code shows what it took the name from
+        module = _attribute_owner(code, name)
+        return Use(module, name, shown + (message,)) if module else None
+    return Use("", name, shown + (message,))  # no module named: the table's owners of the name decide
 
 
-def _imported_module(code: str) -> str | None:
-    m = _FROM.match(code) or _IMPORT.match(code)
-    return m["module"] if m else None
+def _imported(number: int, before: tuple[str, ...],
+              wanted: Callable[[re.Match[str]], bool]) -> tuple[re.Match[str], Evidence] | None:
+    """The nearest import statement above the message that ``wanted`` accepts, with its line."""
+    for back, line in enumerate(reversed(before), 1):
+        froms = list(_FROM.finditer(line))
+        imports = [i for i in _IMPORT.finditer(line) if not any(f.start() <= i.start() < f.end() for f in froms)]
+        found = next((m for m in froms + imports if wanted(m)), None)
+        if found:
+            return found, Evidence(number - back, line.strip()[:400])
+    return None
 
 
 def _attribute_owner(code: str, name: str) -> str | None:
@@ -137,11 +184,15 @@ def resolve(expr: str, name: str) -> str | None:
     return shortest[0] if len(shortest) == 1 else None
 
 
-def _judge(use: Use, era: Era, installed: dict[str, tuple[str, int, str]], causes: dict[str, Cause]) -> Finding | None:
+def judge(use: Use, era: Era, installed: dict[str, tuple[str, int, str]], causes: dict[str, Cause],
+          span: tuple[int, ...] = ()) -> Finding | None:
+    """The era finding for a name (or module, or keyword: explain/keyword_era.py) the code uses that
+    releases ``era.have`` have; ``span``: the releases the installed one must be among (by default,
+    those with the name's module, for a name; every release read, for a module)."""
     project = era.project
     # A missing name of a module that imported: the installed release is one with the module
-    within = kb_api_eras.lookup(use.module) if use.name and era.name else None
-    span = within.have if within else tuple(range(len(project.releases)))
+    within = kb_api_eras.lookup(use.module) if use.name and era.name and not span else None
+    span = span or (within.have if within else tuple(range(len(project.releases))))
     era = era._replace(have=tuple(i for i in era.have if i in span))
     first, last = span[0], span[-1]
     seen = installed.get(project.key)
@@ -186,7 +237,8 @@ def _moved(era: Era) -> tuple[str, ...]:
 
 def _finding(use: Use, era: Era, cause: Cause, too_new: bool, confidence: str,
              seen: tuple[str, int, str] | None, version: Version | None, moved: tuple[str, ...]) -> Finding:
-    project, what = era.project, f"`{use.module}.{use.name}`" if use.name else f"the module `{use.module}`"
+    project = era.project
+    what = use.said or (f"`{use.module}.{use.name}`" if use.name else f"the module `{use.module}`")
     if too_new:
         index = era.newest_before(version) if version is not None else era.have[-1]
         assert index is not None

@@ -50,6 +50,7 @@ LOGGER_LINE = re.compile(r"^\s*(?:ERROR|CRITICAL) \([\w.]+\):")
 COMPILER_LINE = re.compile(r"\berror\b\s*(?:C\d+|LNK\d+)?\s*:|fatal error|undefined reference|cannot find -l|"
                            r"\bfatal\s*:|collect2|Compilation failed", re.IGNORECASE)
 WATCHED_PER_LOG = 64  # lines kept for the producers beside the signatures (the first and the last)
+WATCH_BACK = 8  # lines kept above a watched line: an IPython traceback shows the import a few lines up
 
 
 @dataclass
@@ -72,7 +73,7 @@ class ScanResult:
     traceback: bool = False  # a Python traceback began, even where the paste stops before its exception
     died: bool = False  # the process was killed by a signal (PROCESS_DIED)
     nonblank: int = 0
-    # lines holding a watched text (Scanner's `watch`): (number, text, up to 3 lines before, the line after)
+    # lines holding a watched text (Scanner's `watch`): (number, text, up to WATCH_BACK lines before, the line after)
     watched: list[tuple[int, str, tuple[str, ...], str]] = field(default_factory=list)
     watched_last: deque[tuple[int, str, tuple[str, ...], str]] = field(
         default_factory=lambda: deque(maxlen=WATCHED_PER_LOG // 2))
@@ -98,12 +99,12 @@ class Scanner:
     """``watch``: lower-case texts whose lines are kept (with their neighbours) in ``watched``
     for the producers of findings that read more than one line (explain/api_era.py)."""
 
-    def __init__(self, sigs: Iterable[Signature], watch: Iterable[str] = ()) -> None:
+    def __init__(self, sigs: Iterable[Signature], watch: Iterable[str] = (), context: Iterable[str] = ()) -> None:
         self.sigs = tuple(sigs)
-        # the context texts, the old back-end's signs, the texts that may name the Python (pyera.py)
-        # and the texts whose lines hold facts (context.py)
+        # the context texts (the signatures' and the caller's), the old back-end's signs and the
+        # texts that may name the Python (pyera.py)
         self.context = sorted({c for s in self.sigs for c in s.context + s.unless} | set(OLD_BACKEND_SIGNS)
-                              | set(HINT_TEXTS))
+                              | set(HINT_TEXTS) | set(context))
         holders: dict[str, list[int]] = {word: [] for word in SIGNIFICANT_WORDS}
         for index, sig in enumerate(self.sigs):
             for literal in sig.contains:
@@ -173,7 +174,7 @@ class Scanner:
             self._line(*block[index], sorted(hit[index]), window, index + len(self._tail))
         if watched:
             self._watched(block, texts, sorted(watched))
-        self._tail = window[-LOOK_BACK:]
+        self._tail = window[-max(LOOK_BACK, WATCH_BACK):]
         self._facts(block, starts, told)
         if self._looking_for() != self._looked_for:
             self.words = self._automaton()
@@ -207,7 +208,8 @@ class Scanner:
     def _watched(self, block: list[tuple[int, str]], texts: list[str], indices: list[int]) -> None:
         result = self.result
         for index in indices:
-            before = tuple((self._tail + texts[:index])[-3:] if index < 3 else texts[index - 3:index])
+            before = tuple((self._tail + texts[:index])[-WATCH_BACK:] if index < WATCH_BACK
+                           else texts[index - WATCH_BACK:index])
             item = (block[index][0], block[index][1], before, texts[index + 1] if index + 1 < len(texts) else "")
             if len(result.watched) < WATCHED_PER_LOG // 2:
                 result.watched.append(item)

@@ -1,0 +1,74 @@
+"""Legacy code passing a keyword that the installed release of Theano, Lasagne or Keras does not
+take, looked up in the keyword table (profiles/api_keywords.yaml, read from the release trees):
+
+  TypeError: scan() got an unexpected keyword argument 'strict'          (Theano 0.6 takes no `strict`)
+  TypeError: Dense.__init__() got an unexpected keyword argument 'W'     (3.10 and later name the class;
+             before, `__init__()` alone: the class from the traceback's code line)
+
+A keyword only newer releases take: the code needs a newer release; only older ones: an older
+release. Every module whose call of that name takes the keyword in some releases is a candidate;
+they must agree. The library must show in the log (a path, its name) for more than a hint, since
+other libraries have calls of the same names; the installed version, where the log prints it,
+decides as for names (explain/api_era.py)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from theanodoctor import kb_api_keywords
+from theanodoctor.kb_api_eras import Era
+from theanodoctor.kb_causes import Cause
+
+from .api_era import CAUSES, Use, judge
+from .context import Fact
+from .result import Evidence, Finding
+
+WATCH = ("got an unexpected keyword argument",)
+# what shows a library in the log (lower-cased): its name, or Keras' banner
+SIGNS = {"theano": ("theano",), "lasagne": ("lasagne",),
+         "keras": ("keras", "using theano backend", "using tensorflow backend")}
+MESSAGE = re.compile(r"(?<![\w.])(?:(?P<cls>[A-Za-z_]\w*)\.)?(?P<call>[A-Za-z_]\w*)\(\) got an unexpected keyword "
+                     r"argument '(?P<kw>\w+)'")
+_CALLED = re.compile(r"(?<![\w.])([A-Z]\w*)\(")  # a class the code line calls: `Convolution2D(32, 3, 3, ...)`
+
+
+def findings(watched: list[tuple[int, str, tuple[str, ...], str]], causes: dict[str, Cause],
+             shown: dict[str, Fact], seen: set[str]) -> list[tuple[Finding, int]]:
+    """``seen``: the lower-cased texts the scan saw in the log (the libraries' names among them)."""
+    installed = {key: (fact.value, fact.line, fact.text) for key in CAUSES
+                 if (fact := shown.get(key)) is not None and not fact.said}
+    found: dict[str, tuple[Finding, int]] = {}
+    for number, text, before, _ in watched:
+        m = MESSAGE.search(text)
+        finding = _finding(m, number, text, before, installed, causes, seen) if m else None
+        if finding and finding.cause not in found:
+            found[finding.cause] = (finding, number)
+    return list(found.values())
+
+
+def _finding(m: re.Match[str], number: int, text: str, before: tuple[str, ...],
+             installed: dict[str, tuple[str, int, str]], causes: dict[str, Cause], seen: set[str]) -> Finding | None:
+    call, keyword = (f"{m['cls']}.{m['call']}" if m["cls"] else m["call"]), m["kw"]
+    code = next((line for line in reversed(before) if line.strip() and set(line.strip()) - set("^~ ")), "")
+    eras = kb_api_keywords.lookup(call, keyword)
+    if m["call"] == "__init__" and not m["cls"]:  # which class: one the code line calls
+        called = set(_CALLED.findall(code))
+        eras = tuple(e for e in eras if e.call.split(".")[0] in called)
+    message = Evidence(number, text.strip()[:400])
+    judged = []
+    modules = ", ".join(sorted({e.module for e in eras})[:3])
+    for era in eras:
+        use = Use(f"{era.module}.{era.call}", keyword, (message,),
+                  said=f"the keyword `{keyword}=` of `{era.call}()` ({modules})")
+        cites = {i: era.cite for i in era.have}
+        finding = judge(use, Era(era.project, use.module, keyword, era.have, cites), installed, causes, era.span)
+        if finding is not None:
+            judged.append((era, finding))
+    if not judged or len({f.cause for _, f in judged}) > 1:
+        return None
+    era, first = judged[0]
+    if not any(sign in seen for sign in SIGNS[era.project.key]) and first.confidence != "low":
+        asks = (f"whether `{m['call']}()` is {era.project.label}'s (the log does not name {era.project.label})",)
+        return replace(first, confidence="low", asks=first.asks + asks)
+    return first

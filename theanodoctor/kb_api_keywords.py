@@ -1,0 +1,77 @@
+"""Which releases of Theano, Lasagne and Keras let a call pass a keyword:
+``profiles/api_keywords.yaml``, written by tools/api_keywords.py from the release trees.
+
+``lookup("scan", "strict")`` gives one :class:`KeywordEra` for each module whose ``scan`` does not
+take ``strict`` in every release read: the releases where the call exists without ``**kwargs``
+(only there can Python refuse a keyword) and, among them, those that take it, cited at the `def`
+a user can open."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from theanodoctor.kb_api_eras import Project, ranges, release_indices
+from theanodoctor.knowledge import KnowledgeError, derived, load_table, table
+
+API_KEYWORDS = "api_keywords.yaml"
+
+
+class KeywordEra(NamedTuple):
+    project: Project
+    module: str
+    call: str  # as the table names it: `scan`, `Dense.__init__`
+    keyword: str
+    span: tuple[int, ...]  # releases with the call, taking no **kwargs
+    have: tuple[int, ...]  # of those, the releases that take the keyword
+    cite: str  # "<Project> <tag> <file>:<line>" of the `def` at the first release with it (or the last)
+
+    def releases(self, indices: tuple[int, ...]) -> str:
+        return ranges(indices, self.project.releases)
+
+
+@table
+def projects() -> dict[str, tuple[Project, dict[str, list[str]]]]:
+    data = load_table(API_KEYWORDS)
+    found = {}
+    for key, row in (data.get("projects") or {}).items():
+        releases, tags = tuple(row["releases"]), tuple(row["tags"])
+        if len(releases) != len(tags) or not releases:
+            raise KnowledgeError(f"profiles/{API_KEYWORDS}: {key}: releases and tags must pair up")
+        found[key] = (Project(key, row["label"], releases, tags, {}), row.get("calls") or {})
+    return found
+
+
+def lookup(call: str, keyword: str) -> tuple[KeywordEra, ...]:
+    """``call`` as Python prints it (``scan``, ``__init__``, ``fit``; 3.10+ ``Dense.__init__``):
+    every listed call of that name (an unqualified method name stands for any class's)."""
+    return tuple(era for name in _names(call) for era in _eras(name, keyword))
+
+
+@derived
+def _names(call: str) -> tuple[str, ...]:
+    names = {name for _, calls in projects().values() for name in calls}
+    return tuple(sorted(n for n in names if n == call or ("." not in call and n.endswith("." + call))))
+
+
+def _eras(name: str, keyword: str) -> list[KeywordEra]:
+    found = []
+    for project, calls in projects().values():
+        for row in calls.get(name, ()):
+            head, *tokens = row.split(" | ")
+            module, spans, *varkw = head.split()
+            anything = set(release_indices(varkw[0][2:], project.releases)) if varkw else set()
+            span = tuple(i for i in release_indices(spans, project.releases) if i not in anything)
+            for token in tokens:
+                word, have, where = token.split()
+                if word == keyword and span:
+                    accepts = tuple(i for i in release_indices(have, project.releases) if i in span)
+                    cite = f"{project.label} {project.tags[_cited(have, spans, project)]} {where}"
+                    found.append(KeywordEra(project, module, name, keyword, span, accepts, cite))
+    return found
+
+
+def _cited(have: str, spans: str, project: Project) -> int:
+    """The release the table's FILE:LINE is at: the first with the keyword, or the last with it
+    when it is only in the call's older releases (tools/api_keywords.py)."""
+    with_it, exists = release_indices(have, project.releases), release_indices(spans, project.releases)
+    return with_it[0] if with_it[0] != exists[0] else with_it[-1]

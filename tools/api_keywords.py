@@ -1,0 +1,89 @@
+"""Write profiles/api_keywords.yaml: which releases of Theano, Lasagne and Keras let a call pass each
+keyword, for every public function, class constructor and method whose keywords changed between
+releases, read from the release trees with `ast` (never imported).
+
+    python tools/api_keywords.py THEANO_GIT LASAGNE_GIT KERAS_GIT --python2 PY27 [-o profiles/api_keywords.yaml]
+
+The arguments are those of tools/api_eras.py; Theano is read from rel-0.6 on (code of its time
+passes `scan(strict=...)`, which 0.6 refuses). Not run in CI: tests/test_api_eras.py checks rows
+against the real installed releases."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import api_eras  # type: ignore[import-not-found]  # tools/ is on sys.path when this file runs
+
+from theanodoctor.kb_api_eras import ranges
+
+RELEASES = {
+    "theano": [("0.6", "rel-0.6")] + api_eras.PROJECTS["theano"][2],
+    "lasagne": api_eras.PROJECTS["lasagne"][2],
+    "keras": api_eras.PROJECTS["keras"][2],
+}
+
+HEADER = """\
+# Which releases of Theano, Lasagne and Keras let a call pass each keyword, read from the release
+# trees with `ast` by tools/api_keywords.py (do not edit by hand; re-run it). Only calls whose
+# keywords changed between the releases read are listed.
+#   releases / tags   the releases read, oldest first, and the git tag (or commit) of each
+#                     (github.com/Theano/Theano, github.com/Lasagne/Lasagne, github.com/keras-team/keras)
+#   calls.NAME        NAME as Python prints it in `NAME() got an unexpected keyword argument`: a
+#                     function (`scan`), or `Class.__init__` / `Class.method` (Python 3.10 and later
+#                     print the class; earlier ones only `__init__` or `method`). One row per module:
+#                     "MODULE RANGES [**RANGES] | KEYWORD RANGES FILE:LINE | ...": the releases that
+#                     have the call, those where it also takes **kwargs (any keyword), then each keyword
+#                     that not all of them accept, the releases that do, and the `def` at the first of
+#                     them (at the last where the keyword is only in older releases): the source a user
+#                     opens is "<Project> <tag> <FILE>:<LINE>".
+"""
+
+
+def build(key: str, git: str, python2: str | None) -> dict:
+    label, top, _ = api_eras.PROJECTS[key]
+    releases = RELEASES[key]
+    labels = [r for r, _ in releases]
+    seen: dict[tuple[str, str], dict[int, tuple[str, int, list[str], bool]]] = {}
+    for index, (_, tag) in enumerate(releases):
+        for module, (path, found) in api_eras.walk_release(api_eras._tree(git, tag, top), python2).items():
+            for call, (line, keywords, varkw) in (found.get("calls") or {}).items():
+                seen.setdefault((call, module), {})[index] = (path, line, keywords, varkw)
+    calls: dict[str, list[str]] = {}
+    for (call, module), at in sorted(seen.items()):
+        have = sorted(at)
+        tokens = []
+        for keyword in sorted({k for _, _, keywords, _ in at.values() for k in keywords}):
+            with_it = [i for i in have if keyword in at[i][2]]
+            if with_it == have:
+                continue
+            cited = with_it[0] if with_it[0] != have[0] else with_it[-1]
+            path, line, _, _ = at[cited]
+            tokens.append(f"{keyword} {ranges(with_it, labels, sep=',')} {path}:{line}")
+        if not tokens:
+            continue
+        varkw = [i for i in have if at[i][3]]
+        head = f"{module} {ranges(have, labels, sep=',')}" + (f" **{ranges(varkw, labels, sep=',')}" if varkw else "")
+        calls.setdefault(call, []).append(" | ".join([head] + tokens))
+    return {"label": label, "releases": labels, "tags": [t for _, t in releases], "calls": calls}
+
+
+def main(argv: list[str] | None = None) -> int:
+    import yaml
+
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("theano")
+    parser.add_argument("lasagne")
+    parser.add_argument("keras")
+    parser.add_argument("--python2", help="a Python 2.7 for sources in Python 2 syntax")
+    parser.add_argument("-o", "--output", default="profiles/api_keywords.yaml")
+    args = parser.parse_args(argv)
+    table = {key: build(key, getattr(args, key), args.python2) for key in RELEASES}
+    text = yaml.safe_dump({"projects": table}, sort_keys=False, width=10_000, default_flow_style=False)
+    Path(args.output).write_text(HEADER + text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
