@@ -17,7 +17,9 @@ from packaging.version import InvalidVersion, Version
 
 VERSIONS = ("python", "theano", "theano-pymc", "numpy", "keras", "lasagne", "pymc3", "cudnn")
 CHOICES = {"platform": ("windows", "macos", "linux"), "backend": ("old", "new"), "device": ("cpu",),
-           "keras_backend": ("theano", "tensorflow", "cntk")}
+           "keras_backend": ("theano", "tensorflow", "cntk"),
+           # floatX as the log sets it; "unset": flags that set device=gpu and no floatX (context.py)
+           "floatx": ("float16", "float32", "float64", "unset")}
 FACTS = VERSIONS + tuple(CHOICES)
 _OPS: dict[str, Callable[[Any, Any], bool]] = {
     "=": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}

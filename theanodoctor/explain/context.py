@@ -62,6 +62,10 @@ _OLD_CUDNN = re.compile(r"\bcuDNN (?:Version )?(?P<v>\d{4,})\b")
 _NEW_IN_USE = re.compile(r"\bMapped name (?P<ctx>\S+) to device (?P<dev>(?:cuda|opencl)[\d:]*)")
 _NEW_CUDNN = re.compile(r"\bUsing cuDNN version (?P<v>\d+) on context (?P<ctx>\S+)")
 _DEVICE_FLAG = re.compile(r"\bdevice\s*=\s*(?P<dev>cpu|gpu|cuda|opencl)(?:\d[\d:]*)?\b", re.I)
+_FLOATX = re.compile(r"\bfloatX\b['\"]?\s*[=:]\s*['\"]?(?P<v>float16|float32|float64)\b", re.I)
+# THEANO_FLAGS given on one line (`THEANO_FLAGS=device=gpu python x.py`, `theano_flags = "device=gpu0,..."`):
+# the old back-end's device without floatX there leaves floatX at its default unless a config file sets it
+_FLAGS_LINE = re.compile(r"\bTHEANO_FLAGS\b['\"]?\s*[=:]", re.I)
 _KERAS_BACKEND = re.compile(r"\bUsing (?P<kb>Theano|TensorFlow|CNTK) backend\b")
 _CONDA = re.compile(r"\b(?:ana|mini)conda\d?\b|\bminiforge\d?\b|[/\\]envs[/\\]|\bconda-forge\b", re.I)
 _SYSTEM = re.compile(r"/usr/(?:local/)?lib/python[23][\d.]*/(?:dist|site)-packages|\bdist-packages\b")
@@ -76,7 +80,7 @@ TRIGGERS: dict[str, str] = {
     **dict.fromkeys(("theano-", "theano==", "theano ", "theano_pymc", "numpy", "keras", "lasagne", "pymc3",
                      "__version__"), "version"),
     **dict.fromkeys(("using gpu device", "mapped name", "using cudnn version", "device=", "device =",
-                     " backend"), "backend"),
+                     " backend", "floatx"), "backend"),
     **dict.fromkeys(("conda", "miniforge", "/envs/", "\\envs\\", "venv", "virtualenvs", "/usr/lib/python",
                      "/usr/local/lib/python"), "env"),
 }
@@ -110,6 +114,8 @@ def _phrase(name: str, value: str) -> str:
         return f"cuDNN {value} in use"
     if name == "device":
         return f"device={value} and no GPU in use"
+    if name == "floatx":
+        return "flags that set device=gpu and no floatX" if value == "unset" else f"floatX={value}"
     if name == "keras_backend":
         return f"Keras running on its {KERAS_BACKENDS.get(value, value)} back-end"
     if name == "environment":
@@ -246,6 +252,11 @@ def _backend(reader: FactReader, number: int, text: str, after: str) -> None:
         reader.note("cudnn", cudnn["v"], number, text)
     for flag in _DEVICE_FLAG.finditer(text):
         reader.note("device-flag", flag["dev"].lower(), number, text)
+    floatx = _FLOATX.search(text)
+    if floatx:
+        reader.note("floatx", floatx["v"].lower(), number, text)
+    elif _FLAGS_LINE.search(text) and any(f["dev"].lower() == "gpu" for f in _DEVICE_FLAG.finditer(text)):
+        reader.note("floatx", "unset", number, text)  # the old back-end's device (the new one runs float64 too)
     keras = _KERAS_BACKEND.search(text)
     if keras:
         reader.note("keras_backend", keras["kb"].lower(), number, text)

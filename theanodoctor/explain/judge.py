@@ -69,6 +69,8 @@ def _wording(condition: Condition) -> str:
     if condition.fact == "keras_backend":
         which = "its" if condition.op == "=" else "another than its"
         return f"Keras on {which} {KERAS_BACKENDS[condition.value]} back-end"
+    if condition.fact == "floatx":
+        return f"floatX {'set to' if condition.op == '=' else 'other than'} {condition.value}"
     if not condition.op:
         return f"{condition.fact} shown in the log"
     return f"{PACKAGE_NAMES.get(condition.fact, condition.fact)} {condition.op} {condition.value}"

@@ -1,0 +1,80 @@
+"""What `explain` reads from shapes and flags: a convolution kernel larger than the image axis it
+runs over (real Theano 0.9 and 1.0.5), a Keras kernel laid out for the other image ordering
+(Keras 2.0.8 keras/engine/topology.py:1197's message), and a GPU left idle with the old back-end's
+flags leaving floatX at float64 (the flags read as a fact, explain/context.py)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.legacy_envs import ensure_env, env_python
+from theanodoctor.explain import explain_text
+
+CONV = ("import numpy as np, theano, theano.tensor as T\nx = T.tensor4(); w = T.tensor4()\n"
+        "f = theano.function([x, w], T.nnet.conv2d(x, w))\n"
+        "f(np.zeros((1, 1, 3, 510), dtype=theano.config.floatX), np.zeros((1, 1, 7, 3), dtype=theano.config.floatX))\n")
+
+
+def _first(text: str) -> tuple[str, str] | None:
+    found = explain_text(text).findings
+    return (found[0].cause, found[0].confidence) if found else None
+
+
+@pytest.mark.parametrize("env", ["theano090_py36", "healthy37"])
+def test_a_kernel_larger_than_the_image_under_keras(env: str, tmp_path: Path) -> None:
+    script = tmp_path / "conv.py"
+    script.write_text(CONV, encoding="utf-8")
+    run = subprocess.run([str(env_python(ensure_env(env))), "-W", "ignore", str(script)], capture_output=True,
+                         text=True, timeout=600, cwd=tmp_path)
+    log = run.stdout + run.stderr
+    assert "ValueError: CorrMM: impossible output shape" in log
+    # Keras' banner: channels read as rows is the usual way there; without Keras, the user's own graph
+    assert _first("Using Theano backend.\n" + log) == ("keras-image-ordering", "medium")
+    assert ("keras-image-ordering", "medium") not in [(f.cause, f.confidence) for f in explain_text(log).findings]
+
+
+@pytest.mark.parametrize(("layer", "saved"), [("(3, 3, 224, 64)", "(64, 3, 3, 3)"),  # channels last, given first
+                                              ("(64L, 3L, 3L, 3L)", "(3L, 3L, 3L, 64L)")])  # Python 2's longs
+def test_a_keras_kernel_laid_out_for_the_other_ordering(layer: str, saved: str) -> None:
+    message = f"ValueError: Layer weight shape {layer} not compatible with provided weight shape {saved}\n"
+    assert _first("Using Theano backend.\n" + message) == ("keras-image-ordering", "medium")
+
+
+def test_a_keras_kernel_of_another_size_is_no_ordering_matter() -> None:
+    message = "ValueError: Layer weight shape (64, 3, 3, 3) not compatible with provided weight shape (32, 3, 3, 3)\n"
+    assert _first(message) is None
+
+
+def _shown(text: str) -> dict[str, str]:
+    return {f.name: f.value for f in explain_text(text).shown}
+
+
+def test_the_flags_give_floatx() -> None:
+    assert _shown("$ THEANO_FLAGS=device=gpu0 python train.py\n")["floatx"] == "unset"
+    assert _shown("THEANO_FLAGS='device=gpu,floatX=float32' python train.py\n")["floatx"] == "float32"
+    assert _shown("[global]\nfloatX = float64\ndevice = gpu\n")["floatx"] == "float64"
+    # the new back-end runs float64 on the GPU too: its device says nothing of floatX
+    assert "floatx" not in _shown("THEANO_FLAGS=device=cuda0 python train.py\n")
+    # two settings shown decide nothing
+    assert "floatx" not in _shown("THEANO_FLAGS=device=gpu python a.py\nfloatX = float32\n")
+
+
+IDLE = "I observe that the gpu is mostly idle during training, nvidia-smi shows 0%.\n"
+
+
+def test_a_gpu_left_idle_with_the_old_back_ends_flags_names_floatx() -> None:
+    found = explain_text("$ THEANO_FLAGS=device=gpu python train.py\n" + IDLE).findings[0]
+    assert (found.cause, found.confidence) == ("floatx-not-float32-on-old-gpu", "medium")
+    assert "flags that set device=gpu and no floatX" in found.context[0]
+    # floatX not shown: only a hint that asks for it
+    alone = explain_text("Using gpu device 0: GRID K520\nthe computation clearly runs on CPU only\n").findings[0]
+    assert (alone.cause, alone.confidence) == ("floatx-not-float32-on-old-gpu", "low") and alone.asks
+    # floatX=float32 shown: the flags do not answer it
+    assert _first("THEANO_FLAGS=device=gpu,floatX=float32 python train.py\n" + IDLE) != \
+        ("floatx-not-float32-on-old-gpu", "medium")
+    # a GPU at work is no complaint (only the old back-end's flag is a hint of its own)
+    busy = explain_text("THEANO_FLAGS=device=gpu python train.py\nthe gpu is fast now\n").findings
+    assert "floatx-not-float32-on-old-gpu" not in {f.cause for f in busy}
