@@ -78,3 +78,21 @@ def test_a_gpu_left_idle_with_the_old_back_ends_flags_names_floatx() -> None:
     # a GPU at work is no complaint (only the old back-end's flag is a hint of its own)
     busy = explain_text("THEANO_FLAGS=device=gpu python train.py\nthe gpu is fast now\n").findings
     assert "floatx-not-float32-on-old-gpu" not in {f.cause for f in busy}
+
+
+@pytest.mark.parametrize(("line", "attr"), [
+    # Keras 1.2.2 keras/layers/core.py:794 (self.W); Keras 2.0.0 keras/layers/core.py:823 (self.kernel)
+    ("AttributeError: 'Dense' object has no attribute 'W'", "W"),
+    ("AttributeError: 'Convolution2D' object has no attribute 'b'", "b"),
+    ("import keras\nAttributeError: 'Dense' object has no attribute 'kernel'", "kernel"),
+])
+def test_a_layers_weights_under_the_other_keras_names(line: str, attr: str) -> None:
+    found = explain_text(line + "\n").findings[0]
+    assert (found.cause, found.confidence) == ("keras-version-mismatch", "medium")
+    assert f".{attr}`" in found.evidence[0].note and found.asks
+
+
+def test_a_weight_attribute_of_another_object_is_no_keras_matter() -> None:
+    assert _first("AttributeError: 'Model' object has no attribute 'W'\n") is None
+    # no Keras in the log: another library's Dense may lack it, only a hint
+    assert _first("AttributeError: 'Dense' object has no attribute 'kernel'\n") == ("keras-version-mismatch", "low")
