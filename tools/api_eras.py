@@ -20,6 +20,7 @@ import argparse
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -221,20 +222,27 @@ HEADER = """\
 """
 
 
-def main(argv: list[str] | None = None) -> int:
+def write(argv: list[str] | None, doc: str, builder: Callable[[str, str, str | None], dict], output: str,
+          header: str) -> int:
+    """The command line of the table writers (this file, tools/api_keywords.py): the three git
+    directories, --python2, -o; every project's table built by ``builder`` under ``header``."""
     import yaml
 
-    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("theano")
     parser.add_argument("lasagne")
     parser.add_argument("keras")
     parser.add_argument("--python2", help="a Python 2.7 for sources in Python 2 syntax")
-    parser.add_argument("-o", "--output", default="profiles/api_eras.yaml")
+    parser.add_argument("-o", "--output", default=output)
     args = parser.parse_args(argv)
-    table = {key: build(key, getattr(args, key), args.python2) for key in PROJECTS}
+    table = {key: builder(key, getattr(args, key), args.python2) for key in PROJECTS}
     text = yaml.safe_dump({"projects": table}, sort_keys=False, width=10_000, default_flow_style=False)
-    Path(args.output).write_text(HEADER + text, encoding="utf-8")
+    Path(args.output).write_text(header + text, encoding="utf-8")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return write(argv, __doc__ or "", build, "profiles/api_eras.yaml", HEADER)
 
 
 if __name__ == "__main__":

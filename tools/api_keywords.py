@@ -10,9 +10,7 @@ against the real installed releases."""
 
 from __future__ import annotations
 
-import argparse
 import sys
-from pathlib import Path
 
 import api_eras  # type: ignore[import-not-found]  # tools/ is on sys.path when this file runs
 
@@ -70,19 +68,7 @@ def build(key: str, git: str, python2: str | None) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    import yaml
-
-    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("theano")
-    parser.add_argument("lasagne")
-    parser.add_argument("keras")
-    parser.add_argument("--python2", help="a Python 2.7 for sources in Python 2 syntax")
-    parser.add_argument("-o", "--output", default="profiles/api_keywords.yaml")
-    args = parser.parse_args(argv)
-    table = {key: build(key, getattr(args, key), args.python2) for key in RELEASES}
-    text = yaml.safe_dump({"projects": table}, sort_keys=False, width=10_000, default_flow_style=False)
-    Path(args.output).write_text(HEADER + text, encoding="utf-8")
-    return 0
+    return api_eras.write(argv, __doc__ or "", build, "profiles/api_keywords.yaml", HEADER)
 
 
 if __name__ == "__main__":

@@ -66,11 +66,10 @@ class Use(NamedTuple):
 
 def findings(watched: list[tuple[int, str, tuple[str, ...], str]], causes: dict[str, Cause],
              shown: dict[str, Fact]) -> list[tuple[Finding, int]]:
-    """One finding per cause (the surest), each with the number of the message line it reads.
-    ``shown``: what the log shows; a version only the post's prose states is not taken as installed."""
+    """One finding per cause (the surest), each with the number of the message line it reads;
+    ``shown``: what the log shows (context.py)."""
     found: dict[str, tuple[Finding, int]] = {}
-    installed = {key: (fact.value, fact.line, fact.text) for key in CAUSES
-                 if (fact := shown.get(key)) is not None and not fact.said}
+    installed = installed_versions(shown)
     for number, text, before, _ in watched:
         use = _use(number, text, before)
         if use is None:
@@ -85,18 +84,21 @@ def findings(watched: list[tuple[int, str, tuple[str, ...], str]], causes: dict[
     return list(found.values())
 
 
+def installed_versions(shown: dict[str, Fact]) -> dict[str, tuple[str, int, str]]:
+    """Library -> (version, line, text) the log prints as installed; a version only the post's
+    prose states is not taken."""
+    return {key: (fact.value, fact.line, fact.text) for key in CAUSES
+            if (fact := shown.get(key)) is not None and not fact.said}
+
+
 def _unnamed_owner(use: Use, installed: dict[str, tuple[str, int, str]], causes: dict[str, Cause]) -> Finding | None:
     """Python 2's `'module' object has no attribute 'X'` where no code line names the module: the
     modules of the table that bind X in some releases but not all (one that always has it is not
     the module that lacks it). They must all say the same thing (one cause); then at most medium."""
     assert use.name is not None
-    judged = []
-    for module in kb_api_eras.owners(use.name):
-        era = kb_api_eras.lookup(module, use.name)
-        finding = judge(use._replace(module=module), era, installed, causes) if era else None
-        if finding is None:
-            continue
-        judged.append(finding)
+    judged = [finding for module in kb_api_eras.owners(use.name)
+              if (era := kb_api_eras.lookup(module, use.name)) is not None
+              and (finding := judge(use._replace(module=module), era, installed, causes)) is not None]
     if not judged or len({f.cause for f in judged}) > 1:
         return None
     first = judged[0]

@@ -20,7 +20,7 @@ from theanodoctor import kb_api_keywords
 from theanodoctor.kb_api_eras import Era
 from theanodoctor.kb_causes import Cause
 
-from .api_era import CAUSES, Use, judge
+from .api_era import Use, installed_versions, judge
 from .context import Fact
 from .result import Evidence, Finding
 
@@ -36,8 +36,7 @@ _CALLED = re.compile(r"(?<![\w.])([A-Z]\w*)\(")  # a class the code line calls: 
 def findings(watched: list[tuple[int, str, tuple[str, ...], str]], causes: dict[str, Cause],
              shown: dict[str, Fact], seen: set[str]) -> list[tuple[Finding, int]]:
     """``seen``: the lower-cased texts the scan saw in the log (the libraries' names among them)."""
-    installed = {key: (fact.value, fact.line, fact.text) for key in CAUSES
-                 if (fact := shown.get(key)) is not None and not fact.said}
+    installed = installed_versions(shown)
     found: dict[str, tuple[Finding, int]] = {}
     for number, text, before, _ in watched:
         m = MESSAGE.search(text)
