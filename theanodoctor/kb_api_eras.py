@@ -54,13 +54,15 @@ class Era(NamedTuple):
 @table
 def projects() -> dict[str, Project]:
     data = load_table(API_ERAS)
-    found = {}
-    for key, row in (data.get("projects") or {}).items():
-        releases, tags = tuple(row["releases"]), tuple(row["tags"])
-        if len(releases) != len(tags) or not releases:
-            raise KnowledgeError(f"profiles/{API_ERAS}: {key}: releases and tags must pair up")
-        found[key] = Project(key, row["label"], releases, tags, row["modules"])
-    return found
+    return {key: read_project(API_ERAS, key, row, row["modules"]) for key, row in (data.get("projects") or {}).items()}
+
+
+def read_project(table_name: str, key: str, row: Any, modules: dict[str, Any]) -> Project:
+    """One project's row of a release table (this one, api_keywords.yaml): its releases and tags."""
+    releases, tags = tuple(row["releases"]), tuple(row["tags"])
+    if len(releases) != len(tags) or not releases:
+        raise KnowledgeError(f"profiles/{table_name}: {key}: releases and tags must pair up")
+    return Project(key, row["label"], releases, tags, modules)
 
 
 def project_of(module: str) -> Project | None:

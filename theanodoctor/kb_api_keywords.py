@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from theanodoctor.kb_api_eras import Project, ranges, release_indices
-from theanodoctor.knowledge import KnowledgeError, derived, load_table, table
+from theanodoctor.kb_api_eras import Project, ranges, read_project, release_indices
+from theanodoctor.knowledge import derived, load_table, table
 
 API_KEYWORDS = "api_keywords.yaml"
 
@@ -32,13 +32,8 @@ class KeywordEra(NamedTuple):
 @table
 def projects() -> dict[str, tuple[Project, dict[str, list[str]]]]:
     data = load_table(API_KEYWORDS)
-    found = {}
-    for key, row in (data.get("projects") or {}).items():
-        releases, tags = tuple(row["releases"]), tuple(row["tags"])
-        if len(releases) != len(tags) or not releases:
-            raise KnowledgeError(f"profiles/{API_KEYWORDS}: {key}: releases and tags must pair up")
-        found[key] = (Project(key, row["label"], releases, tags, {}), row.get("calls") or {})
-    return found
+    return {key: (read_project(API_KEYWORDS, key, row, {}), row.get("calls") or {})
+            for key, row in (data.get("projects") or {}).items()}
 
 
 def lookup(call: str, keyword: str) -> tuple[KeywordEra, ...]:

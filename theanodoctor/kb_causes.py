@@ -10,22 +10,10 @@ from typing import Any, NamedTuple
 
 from packaging.specifiers import SpecifierSet
 
-from theanodoctor import kb_conditions
+from theanodoctor import kb_conditions, knowledge
 from theanodoctor.fixes import FIX_IDS
 from theanodoctor.kb_conditions import Condition
-from theanodoctor.knowledge import (
-    DERIVED,
-    KnowledgeError,
-    Regex,
-    choice,
-    rows,
-    source,
-    spec,
-    strings,
-    table,
-    text,
-    where,
-)
+from theanodoctor.knowledge import DERIVED, KnowledgeError, choice, rows, source, spec, strings, table, text, where
 
 CAUSES = "causes.yaml"
 SIGNATURES = "signatures.yaml"
@@ -53,7 +41,7 @@ class Signature(NamedTuple):
     id: str
     cause: str
     contains: tuple[str, ...]  # literal texts (any), lower-cased: a case-insensitive first filter
-    regex: Regex | None  # must match too when given; named groups become values
+    regex: knowledge.Regex | None  # must match too when given; named groups become values
     context: tuple[str, ...]  # lower-cased; one of these must appear somewhere in the log, else confidence is low
     unless: tuple[str, ...]  # lower-cased; if one of these appears anywhere in the log, confidence is low
     python: SpecifierSet | None  # the Python seen in the log's paths must match, else confidence is low
@@ -63,7 +51,7 @@ class Signature(NamedTuple):
     source: str
     logged: bool = False  # an error Theano logs and then goes on: like a warning, no cause of a later exception
     asks: str = ""  # the fact the log lacks that would decide (versions, OS ...): shown to the user
-    code: Regex | None = None  # must match the source line the traceback shows above the exception
+    code: knowledge.Regex | None = None  # must match the source line the traceback shows above the exception
     on_python: SpecifierSet | None = None  # a Python seen in the log's paths outside this: only a hint (low)
 
     def match(self, segment: str, lowered: str) -> dict[str, str] | None:
@@ -85,11 +73,11 @@ def _fix(name: str, row: Any) -> str | None:
     return str(value)
 
 
-def _regex(name: str, row: Any, key: str = "regex") -> Regex | None:
+def _regex(name: str, row: Any, key: str = "regex") -> knowledge.Regex | None:
     value = row.get(key)
     if value is None:
         return None
-    return Regex(str(value), re.IGNORECASE if row.get("nocase") else 0, f"{where(name, row)}: `{key}`")
+    return knowledge.Regex(str(value), re.IGNORECASE if row.get("nocase") else 0, f"{where(name, row)}: `{key}`")
 
 
 def _asks(name: str, row: Any) -> str:
