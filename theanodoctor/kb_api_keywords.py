@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from theanodoctor.kb_api_eras import Project, ranges, read_project, release_indices
+from theanodoctor.kb_api_eras import Project, read_project, release_indices
 from theanodoctor.knowledge import derived, load_table, table
 
 API_KEYWORDS = "api_keywords.yaml"
@@ -24,9 +24,6 @@ class KeywordEra(NamedTuple):
     span: tuple[int, ...]  # releases with the call, taking no **kwargs
     have: tuple[int, ...]  # of those, the releases that take the keyword
     cite: str  # "<Project> <tag> <file>:<line>" of the `def` at the first release with it (or the last)
-
-    def releases(self, indices: tuple[int, ...]) -> str:
-        return ranges(indices, self.project.releases)
 
 
 @table
@@ -54,19 +51,17 @@ def _eras(name: str, keyword: str) -> list[KeywordEra]:
         for row in calls.get(name, ()):
             head, *tokens = row.split(" | ")
             module, spans, *varkw = head.split()
+            exists = release_indices(spans, project.releases)
             anything = set(release_indices(varkw[0][2:], project.releases)) if varkw else set()
-            span = tuple(i for i in release_indices(spans, project.releases) if i not in anything)
+            span = tuple(i for i in exists if i not in anything)
             for token in tokens:
                 word, have, where = token.split()
                 if word == keyword and span:
-                    accepts = tuple(i for i in release_indices(have, project.releases) if i in span)
-                    cite = f"{project.label} {project.tags[_cited(have, spans, project)]} {where}"
-                    found.append(KeywordEra(project, module, name, keyword, span, accepts, cite))
+                    with_it = release_indices(have, project.releases)
+                    # the table's FILE:LINE is at the first release with the keyword, or at the last
+                    # where only the call's older releases take it (tools/api_keywords.py)
+                    cited = with_it[0] if with_it[0] != exists[0] else with_it[-1]
+                    found.append(KeywordEra(project, module, name, keyword, span,
+                                            tuple(i for i in with_it if i in span),
+                                            f"{project.label} {project.tags[cited]} {where}"))
     return found
-
-
-def _cited(have: str, spans: str, project: Project) -> int:
-    """The release the table's FILE:LINE is at: the first with the keyword, or the last with it
-    when it is only in the call's older releases (tools/api_keywords.py)."""
-    with_it, exists = release_indices(have, project.releases), release_indices(spans, project.releases)
-    return with_it[0] if with_it[0] != exists[0] else with_it[-1]

@@ -121,9 +121,7 @@ def _use(number: int, text: str, before: tuple[str, ...]) -> Use | None:
             break
     else:
         return None
-    # the code line above the message (Python 3.11+ puts a line of carets between)
-    back, code = next(((i, line) for i, line in enumerate(reversed(before), 1)
-                       if line.strip() and set(line.strip()) - set("^~ ")), (0, ""))
+    back, code = code_line(before)
     message = Evidence(number, text.strip()[:400])
     shown = (Evidence(number - back, code.strip()[:400]),) if code else ()
     groups = m.groupdict()
@@ -146,6 +144,13 @@ def _use(number: int, text: str, before: tuple[str, ...]) -> Use | None:
         module = _attribute_owner(code, name)
         return Use(module, name, shown + (message,)) if module else None
     return Use("", name, shown + (message,))  # no module named: the table's owners of the name decide
+
+
+def code_line(before: tuple[str, ...]) -> tuple[int, str]:
+    """(how many lines up, the text) of the code line above a message: the nearest line that is
+    not blank nor a line of carets (Python 3.11+ puts one between); (0, "") when there is none."""
+    return next(((i, line) for i, line in enumerate(reversed(before), 1)
+                 if line.strip() and set(line.strip()) - set("^~ ")), (0, ""))
 
 
 def _imported(number: int, before: tuple[str, ...],

@@ -20,7 +20,7 @@ from theanodoctor import kb_api_keywords
 from theanodoctor.kb_api_eras import Era
 from theanodoctor.kb_causes import Cause
 
-from .api_era import Use, installed_versions, judge
+from .api_era import Use, code_line, installed_versions, judge
 from .context import Fact
 from .result import Evidence, Finding
 
@@ -49,7 +49,7 @@ def findings(watched: list[tuple[int, str, tuple[str, ...], str]], causes: dict[
 def _finding(m: re.Match[str], number: int, text: str, before: tuple[str, ...],
              installed: dict[str, tuple[str, int, str]], causes: dict[str, Cause], seen: set[str]) -> Finding | None:
     call, keyword = (f"{m['cls']}.{m['call']}" if m["cls"] else m["call"]), m["kw"]
-    code = next((line for line in reversed(before) if line.strip() and set(line.strip()) - set("^~ ")), "")
+    _, code = code_line(before)
     eras = kb_api_keywords.lookup(call, keyword)
     if m["call"] == "__init__" and not m["cls"]:  # which class: one the code line calls
         called = set(_CALLED.findall(code))
