@@ -19,7 +19,9 @@ VERSIONS = ("python", "theano", "theano-pymc", "numpy", "keras", "lasagne", "pym
 CHOICES = {"platform": ("windows", "macos", "linux"), "backend": ("old", "new"), "device": ("cpu",),
            "keras_backend": ("theano", "tensorflow", "cntk"),
            # floatX as the log sets it; "unset": flags that set device=gpu and no floatX (context.py)
-           "floatx": ("float16", "float32", "float64", "unset")}
+           "floatx": ("float16", "float32", "float64", "unset"),
+           # "theano": the code the log shows calls Theano (T.flatten(...), theano.function, import theano)
+           "code": ("theano",)}
 FACTS = VERSIONS + tuple(CHOICES)
 _OPS: dict[str, Callable[[Any, Any], bool]] = {
     "=": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}

@@ -67,6 +67,10 @@ _FLOATX = re.compile(r"\bfloatX\b['\"]?\s*[=:]\s*['\"]?(?P<v>float16|float32|flo
 # the old back-end's device without floatX there leaves floatX at its default unless a config file sets it
 _FLAGS_LINE = re.compile(r"\bTHEANO_FLAGS\b['\"]?\s*[=:]", re.I)
 _KERAS_BACKEND = re.compile(r"\bUsing (?P<kb>Theano|TensorFlow|CNTK) backend\b")
+# the code calls Theano: `T.flatten(y)`, `theano.function(...)`, `import theano` (a code line, a traceback's
+# source line or an interpreter prompt); never `from theano.gof import (`, which Theano's own frames show
+_THEANO_CODE = re.compile(r"(?<![\w.])T\.[a-z_]\w*\s*\(|(?<![\w./\\(])theano\.(?:tensor|function|shared|scan|grad)\b"
+                          r"|^\s*(?:>>>\s*)?import theano\b")
 _CONDA = re.compile(r"\b(?:ana|mini)conda\d?\b|\bminiforge\d?\b|[/\\]envs[/\\]|\bconda-forge\b", re.I)
 _SYSTEM = re.compile(r"/usr/(?:local/)?lib/python[23][\d.]*/(?:dist|site)-packages|\bdist-packages\b")
 _VIRTUALENV = re.compile(r"[/\\](?:\.?venv|\.virtualenvs|virtualenvs?)[/\\]", re.I)
@@ -81,6 +85,7 @@ TRIGGERS: dict[str, str] = {
                      "__version__"), "version"),
     **dict.fromkeys(("using gpu device", "mapped name", "using cudnn version", "device=", "device =",
                      " backend", "floatx"), "backend"),
+    **dict.fromkeys(("import theano", "theano.", "= t.", "(t.", " t."), "code"),
     **dict.fromkeys(("conda", "miniforge", "/envs/", "\\envs\\", "venv", "virtualenvs", "/usr/lib/python",
                      "/usr/local/lib/python"), "env"),
 }
@@ -93,7 +98,7 @@ PACKAGE_NAMES = {"python": "Python", "theano": "Theano", "theano-pymc": "Theano-
 
 class Fact(NamedTuple):
     name: str  # platform, python, theano, theano-pymc, numpy, keras, lasagne, pymc3, backend, cudnn, device,
-    #            keras_backend, environment, run
+    #            keras_backend, environment, code, run
     value: str
     line: int  # 0 when it comes from the whole log (the run's outcome)
     text: str  # the line that shows it
@@ -122,6 +127,8 @@ def _phrase(name: str, value: str) -> str:
         return f"Python from {' and '.join(ENVIRONMENTS.get(kind, kind) for kind in value.split(', '))}"
     if name == "run":
         return value
+    if name == "code":
+        return "code that calls Theano"
     return f"{PACKAGE_NAMES.get(name, name)} {value}"
 
 
@@ -262,6 +269,11 @@ def _backend(reader: FactReader, number: int, text: str, after: str) -> None:
         reader.note("keras_backend", keras["kb"].lower(), number, text)
 
 
+def _code(reader: FactReader, number: int, text: str, after: str) -> None:
+    if _THEANO_CODE.search(text):
+        reader.note("code", "theano", number, text)
+
+
 def _environment(reader: FactReader, number: int, text: str, after: str) -> None:
     for value, pattern in (("conda", _CONDA), ("system Python", _SYSTEM), ("virtualenv", _VIRTUALENV)):
         if pattern.search(text):
@@ -269,4 +281,4 @@ def _environment(reader: FactReader, number: int, text: str, after: str) -> None
 
 
 _READERS = {"platform": _platform, "python": _python, "version": _versions, "backend": _backend,
-            "env": _environment}
+            "env": _environment, "code": _code}

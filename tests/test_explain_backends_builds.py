@@ -1,0 +1,94 @@
+"""What `explain` reads where code meets the wrong Keras back-end or an older dependency: a real
+Theano variable asked for a TensorFlow tensor's methods, the code's own Theano calls under Keras'
+TensorFlow back-end (the `code` fact, explain/context.py), and a real six older than Theano needs
+shadowing the installed one."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests import legacy_envs
+from theanodoctor.explain import explain_text
+
+TF_BANNER = "Using TensorFlow backend.\n"
+# a traceback whose source line calls Theano (the custom loss of a Keras model written for Theano)
+THEANO_LOSS = ('Traceback (most recent call last):\n  File "train.py", line 199, in custom_objective\n'
+               "    y_true = T.flatten(y_true)\n")
+
+
+def _found(text: str) -> list[tuple[str, str]]:
+    return [(f.cause, f.confidence) for f in explain_text(text).findings]
+
+
+def _run(python: str, code: str, **env: str) -> str:
+    run = subprocess.run([python, "-c", code], capture_output=True, text=True, timeout=600,
+                         env={**os.environ, **env})
+    return run.stdout + run.stderr
+
+
+@pytest.mark.parametrize("method", ["get_shape()", "_shape", "set_shape((2, 3))"])
+def test_a_theano_variable_asked_for_a_tensorflow_method(legacy_python: Callable[[str], str], theano_home: Path,
+                                                         method: str) -> None:
+    log = _run(legacy_python("healthy37"), f"import theano.tensor as T\nT.matrix('y').{method}")
+    assert "'TensorVariable' object has no attribute" in log
+    assert _found(log)[0] == ("keras-code-needs-tensorflow-backend", "medium")
+    # TensorFlow's banner and a Theano variable contradict each other: the cause is only a possibility
+    assert ("keras-code-needs-tensorflow-backend", "low") in _found(TF_BANNER + log)
+
+
+def test_the_tensorflow_backends_session_functions_need_keras_theano_line_to_be_named() -> None:
+    error = "AttributeError: 'module' object has no attribute 'set_session'\n"
+    assert _found(f"import keras\n{error}")[0] == ("keras-code-needs-tensorflow-backend", "low")
+    assert _found(f"Using Theano backend.\n{error}")[0] == ("keras-code-needs-tensorflow-backend", "medium")
+
+
+def test_theano_code_under_the_tensorflow_backend_names_the_backend() -> None:
+    # nothing in the catalogue explains the final error: the banner alone only hints
+    error = "ValueError: Shapes (?, 1) and (?,) are incompatible\n"
+    assert _found(TF_BANNER + error)[0] == ("keras-backend-tensorflow", "low")
+    assert _found(TF_BANNER + THEANO_LOSS + error)[0] == ("keras-backend-tensorflow", "medium")
+    # Theano's own logger names its modules: that is no code of the user's
+    logger = "WARNING (theano.tensor.blas): Using NumPy C-API based implementation for BLAS functions.\n"
+    assert _found(TF_BANNER + logger + error)[0] == ("keras-backend-tensorflow", "low")
+
+
+def test_the_code_fact_reads_calls_imports_and_prompts_but_not_paths() -> None:
+    def shown(text: str) -> bool:
+        return any(f.name == "code" for f in explain_text(text).shown)
+
+    assert shown("    y_true = T.flatten(y_true)\n")
+    assert shown(">>> import theano\n")
+    assert shown("    f = theano.function([x], y)\n")
+    assert not shown('  File "/usr/lib/python2.7/dist-packages/theano/tensor/basic.py", line 1, in <module>\n')
+    assert not shown("ERROR (theano.gpuarray): Could not initialize pygpu, support disabled\n")
+    assert not shown("I tried it with T.J.'s fork\n")
+
+
+def _old_six(python: str) -> Path:
+    """six 1.8.0, the last release without six.raise_from, installed once into the environment cache
+    (Theano asks six>=1.9.0: rel-1.0.5 setup.py:103)."""
+    dest = legacy_envs.cache_root() / "six-1.8.0"
+    if not (dest / "six.py").is_file():
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix="six-", dir=dest.parent))
+        subprocess.run([python, "-m", "pip", "install", "--disable-pip-version-check", "--no-input", "--no-deps",
+                        "--target", str(staging), "six==1.8.0"], check=True, capture_output=True, timeout=300)
+        staging.rename(dest)
+    return dest
+
+
+def test_an_older_six_first_on_the_path_breaks_theanos_import(legacy_python: Callable[[str], str],
+                                                             theano_home: Path) -> None:
+    python = legacy_python("healthy37")
+    log = _run(python, "import theano", PYTHONPATH=str(_old_six(python)))
+    assert "raise_from" in log and "from six import" in log
+    assert _found(log)[0] == ("six-too-old", "high")
+    # the same error without the code line that shows the import: the usual cause, not the named one
+    bare = "\n".join(line for line in log.splitlines() if "from six import" not in line)
+    assert _found(bare)[0] == ("six-too-old", "medium")
