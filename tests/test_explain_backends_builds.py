@@ -92,3 +92,18 @@ def test_an_older_six_first_on_the_path_breaks_theanos_import(legacy_python: Cal
     # the same error without the code line that shows the import: the usual cause, not the named one
     bare = "\n".join(line for line in log.splitlines() if "from six import" not in line)
     assert _found(bare)[0] == ("six-too-old", "medium")
+
+
+def test_what_the_prose_says_is_missing_is_looked_up_at_medium(legacy_python: Callable[[str], str],
+                                                              theano_home: Path) -> None:
+    python = legacy_python("theano082_py27")
+    shown = _run(python, "import theano, theano.tensor.nnet as n; print(theano.__version__); "
+                         "print(hasattr(n, 'selu')); print(hasattr(n, 'relu'))").split()
+    assert shown[-3:] == ["0.8.2", "False", "True"]
+    version = f">>> theano.__version__\n'{shown[-3]}'\n"
+    missing = version + "Running the model, it calls theano.tensor.nnet.selu which does not exist.\n"
+    assert _found(missing)[0] == ("theano-too-old-for-code", "medium")
+    listed = version + "from theano.tensor.nnet import (relu,\n    selu)\nand I get an import error on the selu\n"
+    assert _found(listed)[0] == ("theano-too-old-for-code", "medium")
+    # the installed release has it: the post is wrong about the cause, nothing is named
+    assert _found(version + "theano.tensor.nnet.relu does not exist\n") == []

@@ -33,7 +33,8 @@ from theanodoctor.kb_causes import Cause
 from .context import Fact
 from .result import Evidence, Finding
 
-WATCH = ("has no attribute", "cannot import name", "no module named", "unknown layer:")
+WATCH = ("has no attribute", "cannot import name", "no module named", "unknown layer:",
+         "not exist", "n't exist", "import error on", "importerror on", "import error for")
 _EXCEPTION = r"(?:^|\s)(?:[\w.]+\.)?(?:AttributeError|ImportError|ModuleNotFoundError|ValueError)\s*:\s*"
 MESSAGES = (
     re.compile(_EXCEPTION + r"module '(?P<module>[\w.]+)' has no attribute '(?P<name>\w+)'"),
@@ -42,6 +43,12 @@ MESSAGES = (
     re.compile(_EXCEPTION + r"No module named '?(?P<missing>[\w.]+)'?"),
     re.compile(_EXCEPTION + r"Unknown layer: ?'?(?P<layer>\w+)"),
 )
+# What a post's prose says is missing: "theano.tensor.nnet.relu which is not exist", "I get an import
+# error on the gpu_alloc_empty" (the module from an import statement above it). The post can be wrong,
+# so such a use is named at most with medium confidence.
+_PROSE_MISSING = re.compile(r"(?P<dotted>\b(?:theano|lasagne|keras)(?:\.\w+)+)[`'\"]?\s+(?:which\s+|that\s+)?"
+                            r"(?:is\s+|does\s+|do\s+)?(?:not\s+exists?|n[o']t\s+exists?|doesn't\s+exist|no\s+longer\s+exists?)")
+_PROSE_IMPORT = re.compile(r"\bimport\s*error\s+(?:on|for)\s+(?:the\s+)?[`'\"]?(?P<name>\w+)", re.I)
 # The aliases the libraries' own documentation imports them under (`import theano.tensor as T`,
 # `from keras import backend as K`); any other prefix is matched against the table's module names.
 ALIASES = {"T": "theano.tensor", "tt": "theano.tensor", "tensor": "theano.tensor", "K": "keras.backend"}
@@ -62,6 +69,7 @@ class Use(NamedTuple):
     name: str | None  # None: the module itself is missing
     evidence: tuple[Evidence, ...]
     said: str = ""  # what the finding calls it, where not `module.name` (a keyword of a call)
+    prose: bool = False  # the post's prose says it is missing, no message of the interpreter
 
 
 def findings(watched: list[tuple[int, str, tuple[str, ...], str]], causes: dict[str, Cause],
@@ -79,6 +87,8 @@ def findings(watched: list[tuple[int, str, tuple[str, ...], str]], causes: dict[
             finding = judge(use, era, installed, causes) if era else None
         else:
             finding = _unnamed_owner(use, installed, causes)
+        if finding and use.prose and finding.confidence == "high":
+            finding = replace(finding, confidence="medium")
         if finding and (finding.cause not in found or _rank(finding) < _rank(found[finding.cause][0])):
             found[finding.cause] = (finding, number)
     return list(found.values())
@@ -120,7 +130,7 @@ def _use(number: int, text: str, before: tuple[str, ...]) -> Use | None:
         if m:
             break
     else:
-        return None
+        return _said(number, text, before)
     back, code = code_line(before)
     message = Evidence(number, text.strip()[:400])
     shown = (Evidence(number - back, code.strip()[:400]),) if code else ()
@@ -144,6 +154,25 @@ def _use(number: int, text: str, before: tuple[str, ...]) -> Use | None:
         module = _attribute_owner(code, name)
         return Use(module, name, shown + (message,)) if module else None
     return Use("", name, shown + (message,))  # no module named: the table's owners of the name decide
+
+
+def _said(number: int, text: str, before: tuple[str, ...]) -> Use | None:
+    """A use the prose says is missing: a dotted name, or a name an import statement above lists
+    (on one line or on several, in parentheses)."""
+    message = Evidence(number, text.strip()[:400])
+    dotted = _PROSE_MISSING.search(text)
+    if dotted:
+        module, _, name = dotted["dotted"].rpartition(".")
+        return Use(module, name, (message,), prose=True)
+    named = _PROSE_IMPORT.search(text)
+    if not named:
+        return None
+    joined = " ".join(line.strip() for line in before)
+    found = next((m for m in _FROM.finditer(joined) if named["name"] in re.findall(r"\w+", m["names"])), None)
+    if found is None:
+        return None
+    line = next((number - back for back, line in enumerate(reversed(before), 1) if found["module"] in line), number)
+    return Use(found["module"], named["name"], (Evidence(line, found.group(0).strip()[:400]), message), prose=True)
 
 
 def code_line(before: tuple[str, ...]) -> tuple[int, str]:
