@@ -107,3 +107,21 @@ def test_what_the_prose_says_is_missing_is_looked_up_at_medium(legacy_python: Ca
     assert _found(listed)[0] == ("theano-too-old-for-code", "medium")
     # the installed release has it: the post is wrong about the cause, nothing is named
     assert _found(version + "theano.tensor.nnet.relu does not exist\n") == []
+
+
+def test_a_relative_import_in_an_installed_package_is_read_from_its_frame(legacy_python: Callable[[str], str],
+                                                                          tmp_path: Path) -> None:
+    # a Keras 1 module left beside Keras 2's utils (a mixed install): Python 2 names neither module
+    package = tmp_path / "site-packages" / "keras"
+    (package / "utils").mkdir(parents=True)
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "utils" / "__init__.py").write_text("", encoding="utf-8")
+    (package / "utils" / "generic_utils.py").write_text("def serialize_keras_object(x):\n    return x\n",
+                                                        encoding="utf-8")
+    (package / "initializations.py").write_text("from .utils.generic_utils import get_from_module\n",
+                                                encoding="utf-8")
+    log = _run(legacy_python("py27"), "import keras.initializations", PYTHONPATH=str(package.parent))
+    assert "ImportError: cannot import name get_from_module" in log
+    found = explain_text(log).findings[0]
+    assert (found.cause, found.confidence) == ("keras-version-mismatch", "medium")
+    assert found.values["module"] == "keras.utils.generic_utils"

@@ -55,7 +55,10 @@ ALIASES = {"T": "theano.tensor", "tt": "theano.tensor", "tensor": "theano.tensor
 # An import statement above the message: the code line of a traceback, a line of the context an
 # IPython traceback prints (`---> 42 from keras.regularizers import l2, activity_l2`), or one the
 # post quotes in its prose (`from keras.layers import Convolution3D`).
-_FROM = re.compile(r"(?:^|[\s`'\">])from\s+(?P<module>[A-Za-z_][\w.]*)\s+import\s+(?P<names>\(?\s*\w+(?:\s*,\s*\w+)*)")
+_FROM = re.compile(r"(?:^|[\s`'\">])from\s+(?P<module>\.*[A-Za-z_][\w.]*|\.+)\s+import\s+"
+                   r"(?P<names>\(?\s*\w+(?:\s*,\s*\w+)*)")
+# A traceback's frame in an installed package: the package path after site-packages (an egg's folder skipped)
+_FRAME = re.compile(r'File "[^"]*[/\\](?:site|dist)-packages[/\\](?:[^/\\"]+\.egg[/\\])?(?P<path>[^"]+)\.py"')
 _IMPORT = re.compile(r"(?:^|[\s`'\">])import\s+(?P<module>[A-Za-z_][\w.]*)")
 # (cause when the code needs an older release, cause when it needs a newer one)
 CAUSES = {"theano": ("theano-too-new-for-code", "theano-too-old-for-code"),
@@ -149,11 +152,27 @@ def _use(number: int, text: str, before: tuple[str, ...]) -> Use | None:
         return Use(groups["module"], name, shown + (message,))
     if "cannot import name" in m.group(0):  # Python 2 and 3.6: the module from the import that names it
         found = _imported(number, before, lambda m: m.re is _FROM and name in re.findall(r"\w+", m["names"]))
-        return Use(found[0]["module"], name, (found[1], message)) if found else None
+        module = _absolute(found[0]["module"], before) if found else None
+        return Use(module, name, (found[1], message)) if found and module else None
     if re.search(rf"\.{re.escape(name)}\b", code):  # the code shows what it took the name from
         module = _attribute_owner(code, name)
         return Use(module, name, shown + (message,)) if module else None
     return Use("", name, shown + (message,))  # no module named: the table's owners of the name decide
+
+
+def _absolute(module: str, before: tuple[str, ...]) -> str | None:
+    """A relative import (`from .utils.generic_utils import x`) made absolute from the package of
+    the nearest frame above it in an installed package; None where no frame tells."""
+    dots = len(module) - len(module.lstrip("."))
+    if not dots:
+        return module
+    frame = next((f for line in reversed(before) if (f := _FRAME.search(line))), None)
+    if frame is None:
+        return None
+    package = re.split(r"[/\\]", frame["path"])[:-1]
+    if len(package) < dots:
+        return None
+    return ".".join(package[:len(package) - dots + 1] + ([module[dots:]] if module[dots:] else []))
 
 
 def _said(number: int, text: str, before: tuple[str, ...]) -> Use | None:
