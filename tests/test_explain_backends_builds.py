@@ -125,3 +125,28 @@ def test_a_relative_import_in_an_installed_package_is_read_from_its_frame(legacy
     found = explain_text(log).findings[0]
     assert (found.cause, found.confidence) == ("keras-version-mismatch", "medium")
     assert found.values["module"] == "keras.utils.generic_utils"
+
+
+KERAS1_MODEL = ("from keras.models import Sequential\nfrom keras.layers import Dense\n"
+                "from keras.regularizers import l2\n"
+                "model = Sequential([Dense(3, input_dim=2, W_regularizer=l2(1e-4))])\nprint(model.to_json())\n")
+# the 0.x format, keyed by 'name' (Keras 0.3.3 keras/utils/layer_utils.py:19-21)
+KERAS0_YAML = "name: Sequential\nlayers:\n- name: Dense\n  input_dim: 2\n  output_dim: 3\n"
+
+
+def test_a_model_saved_by_another_keras_major_release(legacy_python: Callable[[str], str], theano_home: Path,
+                                                      tmp_path: Path) -> None:
+    keras1, keras2 = legacy_python("keras122_th09"), legacy_python("keras208_th09")
+    saved = tmp_path / "model.json"
+    printed = _run(keras1, KERAS1_MODEL, KERAS_BACKEND="theano").splitlines()
+    saved.write_text(next(line for line in printed if line.startswith("{")), encoding="utf-8")
+    log = _run(keras2, f"from keras.models import model_from_json\nmodel_from_json(open({str(saved)!r}).read())",
+               KERAS_BACKEND="theano")
+    assert "ValueError: Improper config format" in log
+    assert _found(log)[0] == ("keras-version-mismatch", "medium")
+    old = tmp_path / "model.yaml"
+    old.write_text(KERAS0_YAML, encoding="utf-8")
+    log = _run(keras1, f"from keras.models import model_from_yaml\nmodel_from_yaml(open({str(old)!r}).read())",
+               KERAS_BACKEND="theano")
+    assert "KeyError: 'class_name'" in log
+    assert _found(log)[0] == ("keras-version-mismatch", "medium")
