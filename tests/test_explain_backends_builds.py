@@ -154,3 +154,12 @@ def test_a_model_saved_by_another_keras_major_release(legacy_python: Callable[[s
                KERAS_BACKEND="theano")
     assert "KeyError: 'class_name'" in log
     assert _found(log)[0] == ("keras-version-mismatch", "medium")
+
+
+@pytest.mark.parametrize("call", ["Convolution2D(64, (3, 3), activation='relu', padding='same')",
+                                  "Convolution3D(32, (3, 3, 3))"])
+def test_keras2_convolution_calls_on_keras1(legacy_python: Callable[[str], str], theano_home: Path,
+                                            call: str) -> None:
+    log = _run(legacy_python("keras122_th09"), f"from keras.layers import *\nx = {call}", KERAS_BACKEND="theano")
+    assert "required positional argument" in log
+    assert _found(log)[0] == ("keras-version-mismatch", "medium")
