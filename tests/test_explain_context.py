@@ -278,3 +278,12 @@ def test_the_platform_is_read_from_theanos_real_compiledir_name(legacy_python: C
     assert _shown(f"Problem occurred during compilation with the command line below: see {said}/tmp/mod.cpp")[
         "platform"] == "linux"
     assert _shown("C:\\Theano\\compiledir_Windows-10-10.0.19041-SP0-Intel64_Family_6\\tmp")["platform"] == "windows"
+
+
+def test_a_log_with_two_kinds_of_environment_shows_both_and_does_not_crash():
+    log = ('  File "/home/ana/miniconda3/envs/py27/lib/python2.7/site-packages/theano/__init__.py", line 1\n'
+           '  File "/usr/lib/python2.7/dist-packages/six.py", line 2\n'
+           "ImportError: cannot import name raise_from\n")
+    shown = {f.name: f for f in explain_text(log).shown}
+    assert shown["environment"].value == "conda, system Python"
+    assert shown["environment"].line == 1

@@ -171,7 +171,8 @@ class FactReader:
             if value is None:
                 ambiguous[name] = tuple(values)
             elif name != "device-flag":
-                known[name] = Fact(name, value, *values[value], said=claim)
+                # a joined value (two kinds of environment) is shown by the first line of either
+                known[name] = Fact(name, value, *(values.get(value) or min(values.values())), said=claim)
         flag = self.seen.get("device-flag", {})
         keras = known.get("keras_backend")
         if len(flag) == 1 and "cpu" in flag and "backend" not in self.seen and "cudnn" not in self.seen \
