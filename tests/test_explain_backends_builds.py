@@ -164,3 +164,17 @@ def test_keras2_convolution_calls_on_keras1(legacy_python: Callable[[str], str],
     log = _run(legacy_python("keras122_th09"), f"from keras.layers import *\nx = {call}", KERAS_BACKEND="theano")
     assert "required positional argument" in log
     assert _found(log)[0] == ("keras-version-mismatch", "medium")
+
+
+def test_blocks_and_fuel_names_are_looked_up_in_their_releases(legacy_python: Callable[[str], str],
+                                                               tmp_path: Path) -> None:
+    # a newer Blocks, whose blocks.model no longer has the AbstractModel of Blocks 0.0.1
+    package = tmp_path / "blocks"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "model.py").write_text("class Model(object):\n    pass\n", encoding="utf-8")
+    log = _run(legacy_python("healthy37"), "from blocks.model import AbstractModel", PYTHONPATH=str(tmp_path))
+    assert "cannot import name 'AbstractModel' from 'blocks.model'" in log
+    found = explain_text(log).findings[0]
+    assert (found.cause, found.confidence) == ("fuel-blocks-version-mismatch", "medium")
+    assert "Blocks has only in 0.0.1" in found.details[0] and "Blocks v0.0.1 blocks/model.py:" in found.details[0]

@@ -18,7 +18,7 @@ API_ERAS = "api_eras.yaml"
 
 
 class Project(NamedTuple):
-    key: str  # the import name: theano, lasagne, keras
+    key: str  # the import name: theano, lasagne, keras, blocks, fuel
     label: str  # Theano, Lasagne, Keras
     releases: tuple[str, ...]  # oldest first
     tags: tuple[str, ...]  # the git tag (or commit) of each release

@@ -1,10 +1,12 @@
-"""Write profiles/api_eras.yaml: which releases of Theano, Lasagne and Keras have each public
-module and each public module-level name, read from the release trees with `ast` (never imported).
+"""Write profiles/api_eras.yaml: which releases of Theano, Lasagne, Keras, Blocks and Fuel have each
+public module and each public module-level name, read from the release trees with `ast` (never
+imported).
 
-    python tools/api_eras.py THEANO_GIT LASAGNE_GIT KERAS_GIT [-o profiles/api_eras.yaml]
+    python tools/api_eras.py THEANO_GIT LASAGNE_GIT KERAS_GIT BLOCKS_GIT FUEL_GIT [-o profiles/api_eras.yaml]
 
 Each argument is a git directory (a clone or a bare mirror) of github.com/Theano/Theano,
-github.com/Lasagne/Lasagne and github.com/keras-team/keras. Not run in CI: the committed table is
+github.com/Lasagne/Lasagne, github.com/keras-team/keras, github.com/mila-iqia/blocks and
+github.com/mila-iqia/fuel. Not run in CI: the committed table is
 re-checked against real installed releases by tests/test_api_eras.py.
 
 A module is present at a release when its file is there and its top level does not raise
@@ -40,6 +42,12 @@ PROJECTS = {
         "1.0.0 1.0.1 1.0.2 1.0.3 1.0.4 1.0.5 1.0.6 1.0.7 1.0.8 1.1.0 1.1.1 1.1.2 1.2.0 1.2.1 1.2.2 "
         "2.0.0 2.0.1 2.0.2 2.0.3 2.0.4 2.0.5 2.0.6 2.0.7 2.0.8 2.0.9 2.1.0 2.1.1 2.1.2 2.1.3 2.1.4 "
         "2.1.5 2.1.6 2.2.0 2.2.1 2.2.2 2.2.3 2.2.4 2.2.5 2.3.0 2.3.1").split()]),
+    # Blocks and Fuel were installed from GitHub: their tags, and the last master commit, which
+    # still calls itself 0.2.0 (labelled 0.2.0+master here, after the 0.2.0 release)
+    "blocks": ("Blocks", "blocks", [("0.0.1", "v0.0.1"), ("0.1.0", "v0.1.0"), ("0.1.1", "v0.1.1"), ("0.2.0", "0.2"),
+                                    ("0.2.0+master", "c69c2dc2b9c90a8eac9e432690eb59ff99d2f28a")]),
+    "fuel": ("Fuel", "fuel", [("0.0.1", "v0.0.1"), ("0.1.0", "v0.1"), ("0.1.1", "v0.1.1"), ("0.2.0", "0.2.0"),
+                              ("0.2.0+master", "1d6292dc25e3a115544237e392e61bff6631d23c")]),
 }
 
 
@@ -207,10 +215,11 @@ def build(key: str, git: str, python2: str | None) -> dict:
 
 
 HEADER = """\
-# Which releases of Theano, Lasagne and Keras have each public module and module-level name,
-# read from the release trees with `ast` by tools/api_eras.py (do not edit by hand; re-run it).
+# Which releases of Theano, Lasagne, Keras, Blocks and Fuel have each public module and module-level
+# name, read from the release trees with `ast` by tools/api_eras.py (do not edit by hand; re-run it).
 #   releases / tags   the releases read, oldest first, and the git tag (or commit) of each:
-#                     github.com/Theano/Theano, github.com/Lasagne/Lasagne, github.com/keras-team/keras
+#                     github.com/Theano/Theano, github.com/Lasagne/Lasagne, github.com/keras-team/keras,
+#                     github.com/mila-iqia/blocks, github.com/mila-iqia/fuel
 #   modules.M.in      the releases that have module M (a stub that raises on import counts as absent)
 #   path / paths      M's file at its newest release (paths: the file per release where it moved)
 #   always            names bound in M at every release read
@@ -224,14 +233,13 @@ HEADER = """\
 
 def write(argv: list[str] | None, doc: str, builder: Callable[[str, str, str | None], dict], output: str,
           header: str) -> int:
-    """The command line of the table writers (this file, tools/api_keywords.py): the three git
-    directories, --python2, -o; every project's table built by ``builder`` under ``header``."""
+    """The command line of the table writers (this file, tools/api_keywords.py): a git directory
+    per project, --python2, -o; every project's table built by ``builder`` under ``header``."""
     import yaml
 
     parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
-    parser.add_argument("theano")
-    parser.add_argument("lasagne")
-    parser.add_argument("keras")
+    for key in PROJECTS:
+        parser.add_argument(key, help=f"a git directory of {PROJECTS[key][0]}")
     parser.add_argument("--python2", help="a Python 2.7 for sources in Python 2 syntax")
     parser.add_argument("-o", "--output", default=output)
     args = parser.parse_args(argv)

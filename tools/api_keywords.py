@@ -1,8 +1,9 @@
-"""Write profiles/api_keywords.yaml: which releases of Theano, Lasagne and Keras let a call pass each
-keyword, for every public function, class constructor and method whose keywords changed between
+"""Write profiles/api_keywords.yaml: which releases of Theano, Lasagne, Keras, Blocks and Fuel let a
+call pass each keyword, for every public function, class constructor and method whose keywords changed between
 releases, read from the release trees with `ast` (never imported).
 
-    python tools/api_keywords.py THEANO_GIT LASAGNE_GIT KERAS_GIT --python2 PY27 [-o profiles/api_keywords.yaml]
+    python tools/api_keywords.py THEANO_GIT LASAGNE_GIT KERAS_GIT BLOCKS_GIT FUEL_GIT --python2 PY27 \
+        [-o profiles/api_keywords.yaml]
 
 The arguments are those of tools/api_eras.py; Theano is read from rel-0.6 on (code of its time
 passes `scan(strict=...)`, which 0.6 refuses). Not run in CI: tests/test_api_eras.py checks rows
@@ -20,14 +21,17 @@ RELEASES = {
     "theano": [("0.6", "rel-0.6")] + api_eras.PROJECTS["theano"][2],
     "lasagne": api_eras.PROJECTS["lasagne"][2],
     "keras": api_eras.PROJECTS["keras"][2],
+    "blocks": api_eras.PROJECTS["blocks"][2],
+    "fuel": api_eras.PROJECTS["fuel"][2],
 }
 
 HEADER = """\
-# Which releases of Theano, Lasagne and Keras let a call pass each keyword, read from the release
-# trees with `ast` by tools/api_keywords.py (do not edit by hand; re-run it). Only calls whose
-# keywords changed between the releases read are listed.
+# Which releases of Theano, Lasagne, Keras, Blocks and Fuel let a call pass each keyword, read from
+# the release trees with `ast` by tools/api_keywords.py (do not edit by hand; re-run it). Only calls
+# whose keywords changed between the releases read are listed.
 #   releases / tags   the releases read, oldest first, and the git tag (or commit) of each
-#                     (github.com/Theano/Theano, github.com/Lasagne/Lasagne, github.com/keras-team/keras)
+#                     (github.com/Theano/Theano, github.com/Lasagne/Lasagne, github.com/keras-team/keras,
+#                     github.com/mila-iqia/blocks, github.com/mila-iqia/fuel)
 #   calls.NAME        NAME as Python prints it in `NAME() got an unexpected keyword argument`: a
 #                     function (`scan`), or `Class.__init__` / `Class.method` (Python 3.10 and later
 #                     print the class; earlier ones only `__init__` or `method`). One row per module:

@@ -1,5 +1,5 @@
-"""Legacy code meeting another release of Theano, Lasagne or Keras: a name or module the code
-uses that the installed release does not have, looked up in the release table
+"""Legacy code meeting another release of Theano, Lasagne, Keras, Blocks or Fuel: a name or module
+the code uses that the installed release does not have, looked up in the release table
 (profiles/api_eras.yaml, read from the release trees).
 
 The messages, as the interpreters print them:
@@ -35,7 +35,8 @@ from .result import Evidence, Finding
 
 WATCH = ("has no attribute", "cannot import name", "no module named", "unknown layer:",
          "not exist", "n't exist", "import error on", "importerror on", "import error for")
-_EXCEPTION = r"(?:^|\s)(?:[\w.]+\.)?(?:AttributeError|ImportError|ModuleNotFoundError|ValueError)\s*:\s*"
+# (the exception's name may follow markup a post wraps it in: `**ImportError: ...**`, `> ImportError`)
+_EXCEPTION = r"(?:^|[\s*>`'\"(])(?:[\w.]+\.)?(?:AttributeError|ImportError|ModuleNotFoundError|ValueError)\s*:\s*"
 MESSAGES = (
     re.compile(_EXCEPTION + r"module '(?P<module>[\w.]+)' has no attribute '(?P<name>\w+)'"),
     re.compile(_EXCEPTION + r"'module' object has no attribute '(?P<name>\w+)'"),
@@ -63,7 +64,9 @@ _IMPORT = re.compile(r"(?:^|[\s`'\">])import\s+(?P<module>[A-Za-z_][\w.]*)")
 # (cause when the code needs an older release, cause when it needs a newer one)
 CAUSES = {"theano": ("theano-too-new-for-code", "theano-too-old-for-code"),
           "lasagne": ("lasagne-too-new", "lasagne-too-old"),
-          "keras": ("keras-version-mismatch", "keras-version-mismatch")}
+          "keras": ("keras-version-mismatch", "keras-version-mismatch"),
+          "blocks": ("fuel-blocks-version-mismatch", "fuel-blocks-version-mismatch"),
+          "fuel": ("fuel-blocks-version-mismatch", "fuel-blocks-version-mismatch")}
 SIGNATURE = "api-era"
 
 
