@@ -54,6 +54,9 @@ def _shown(text: str) -> dict[str, str]:
 
 def test_backends_and_cudnn_in_use_are_read_from_their_banners():
     assert _shown(OLD_BANNER) == {"backend": "old", "cudnn": "5105"}
+    # a GPU name with parentheses of its own (rel-0.9.0 theano/sandbox/cuda/__init__.py:624)
+    assert _shown("Using gpu device 0: TITAN X (Pascal) (CNMeM is disabled, cuDNN 5110)") == \
+        {"backend": "old", "cudnn": "5110"}
     new = _shown(f"{NEW_BANNER}\n{CUDNN_IN_USE}\n")
     assert (new["backend"], new["cudnn"]) == ("new", "7402")
     assert "backend" not in _shown("THEANO_FLAGS=device=cuda0 python train.py")  # asked for, not shown in use

@@ -57,7 +57,8 @@ _TOOL_LINE = re.compile(r"^\s*(?:Successfully installed|Requirement already sati
                         r"|^\s*[\w.-]+\s*(?:==\s*\d+\.\d+\S*|\s\(\d+\.\d+[^)\s]*\))\s*$")  # pip freeze, old pip list
 SAID = "said:"  # the key prefix of a version only prose states
 _SCIPY_SAW_NUMPY = re.compile(r"\bNumPy version\b.*\(detected version (?P<v>\d+\.\d+(?:\.\d+)*)", re.I)
-_OLD_IN_USE = re.compile(r"\bUsing gpu device (?P<n>\d+): (?P<gpu>[^(]+?)\s*(?:\((?P<more>[^)]*)\))?\s*$")
+# the name can hold parentheses of its own: `Using gpu device 0: TITAN X (Pascal) (CNMeM is disabled, cuDNN 5110)`
+_OLD_IN_USE = re.compile(r"\bUsing gpu device (?P<n>\d+): (?P<gpu>.+?)\s*(?:\((?P<more>[^()]*)\))?\s*$")
 _OLD_CUDNN = re.compile(r"\bcuDNN (?:Version )?(?P<v>\d{4,})\b")
 _NEW_IN_USE = re.compile(r"\bMapped name (?P<ctx>\S+) to device (?P<dev>(?:cuda|opencl)[\d:]*)")
 _NEW_CUDNN = re.compile(r"\bUsing cuDNN version (?P<v>\d+) on context (?P<ctx>\S+)")
