@@ -178,3 +178,9 @@ def test_blocks_and_fuel_names_are_looked_up_in_their_releases(legacy_python: Ca
     found = explain_text(log).findings[0]
     assert (found.cause, found.confidence) == ("fuel-blocks-version-mismatch", "medium")
     assert "Blocks has only in 0.0.1" in found.details[0] and "Blocks v0.0.1 blocks/model.py:" in found.details[0]
+
+
+def test_theano_082_sparse_needs_nose_parameterized(legacy_python: Callable[[str], str], theano_home: Path) -> None:
+    log = _run(legacy_python("theano082_py27"), "import theano.sparse")
+    assert "ImportError: No module named nose_parameterized" in log
+    assert _found(log)[0] == ("theano-test-dependency-missing", "high")
