@@ -184,3 +184,16 @@ def test_theano_082_sparse_needs_nose_parameterized(legacy_python: Callable[[str
     log = _run(legacy_python("theano082_py27"), "import theano.sparse")
     assert "ImportError: No module named nose_parameterized" in log
     assert _found(log)[0] == ("theano-test-dependency-missing", "high")
+
+
+@pytest.mark.parametrize(("shapes", "ordering"), [("(2, 14, 512), (2, 14, 256)", True),  # channels last, joined on 1
+                                                  ("(128, 84, 84), (64, 85, 85)", False)])  # sizes that differ
+def test_keras1_concat_of_channels_last_tensors_on_axis_1(legacy_python: Callable[[str], str], theano_home: Path,
+                                                          shapes: str, ordering: bool) -> None:
+    first, second = shapes.split("), (")
+    code = (f"from keras.layers import Input, merge\na = Input({first}))\nb = Input(({second})\n"
+            "merge([a, b], mode='concat', concat_axis=1)\n")
+    log = _run(legacy_python("keras122_th09"), code, KERAS_BACKEND="theano")
+    assert "mode can only merge layers with matching output shapes" in log
+    found = _found(log)
+    assert (found[:1] == [("keras-image-ordering", "medium")]) is ordering
