@@ -19,7 +19,7 @@ API_ERAS = "api_eras.yaml"
 
 class Project(NamedTuple):
     key: str  # the import name: theano, lasagne, keras, blocks, fuel
-    label: str  # Theano, Lasagne, Keras
+    label: str  # Theano, Lasagne, Keras, Blocks, Fuel
     releases: tuple[str, ...]  # oldest first
     tags: tuple[str, ...]  # the git tag (or commit) of each release
     modules: dict[str, Any]  # module -> its row (parsed on lookup: the table is large)

@@ -1,8 +1,8 @@
 """Write profiles/api_keywords.yaml: which releases of Theano, Lasagne, Keras, Blocks and Fuel let a
-call pass each keyword, for every public function, class constructor and method whose keywords changed between
-releases, read from the release trees with `ast` (never imported).
+call pass each keyword, for every public function, class constructor and method whose keywords
+changed between releases, read from the release trees with `ast` (never imported).
 
-    python tools/api_keywords.py THEANO_GIT LASAGNE_GIT KERAS_GIT BLOCKS_GIT FUEL_GIT --python2 PY27 \
+    python tools/api_keywords.py THEANO_GIT LASAGNE_GIT KERAS_GIT BLOCKS_GIT FUEL_GIT --python2 PY27
         [-o profiles/api_keywords.yaml]
 
 The arguments are those of tools/api_eras.py; Theano is read from rel-0.6 on (code of its time
@@ -17,13 +17,8 @@ import api_eras  # type: ignore[import-not-found]  # tools/ is on sys.path when 
 
 from theanodoctor.kb_api_eras import ranges
 
-RELEASES = {
-    "theano": [("0.6", "rel-0.6")] + api_eras.PROJECTS["theano"][2],
-    "lasagne": api_eras.PROJECTS["lasagne"][2],
-    "keras": api_eras.PROJECTS["keras"][2],
-    "blocks": api_eras.PROJECTS["blocks"][2],
-    "fuel": api_eras.PROJECTS["fuel"][2],
-}
+RELEASES = {key: ([("0.6", "rel-0.6")] if key == "theano" else []) + releases
+            for key, (_, _, releases) in api_eras.PROJECTS.items()}
 
 HEADER = """\
 # Which releases of Theano, Lasagne, Keras, Blocks and Fuel let a call pass each keyword, read from
