@@ -1,7 +1,13 @@
 """What the tables of upstream messages in the explain tests share: the first cause `explain`
-states for a text, and the check that each finding of a table can be opened and acted on."""
+states for a text, the check that each finding of a table can be opened and acted on, and the
+output of a real interpreter running a snippet that fails."""
 
 from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Mapping
+from pathlib import Path
 
 from theanodoctor.explain import explain_text
 from theanodoctor.sources import problem
@@ -19,3 +25,15 @@ def assert_sourced(cases: list[tuple[str, str]]) -> None:
         finding = explain_text(text).recognised[0]
         assert finding.remedy and problem(finding.source) is None, cause
         assert finding.signature_sources and all(problem(s) is None for s in finding.signature_sources), cause
+
+
+def traceback_of(python: str, code: str, cwd: Path, env: Mapping[str, str] | None = None,
+                 timeout: float = 300) -> str:
+    """What ``python`` prints (stdout and stderr, as a user pastes them) for ``code`` run as a
+    script in ``cwd`` (so that, as in real logs, the traceback shows the source lines), with
+    ``env`` added to the environment; the snippet must fail."""
+    (cwd / "snippet.py").write_text(code + "\n", encoding="utf-8")
+    proc = subprocess.run([python, "snippet.py"], cwd=cwd, capture_output=True, timeout=timeout,
+                          stdin=subprocess.DEVNULL, env={**os.environ, **(env or {})})
+    assert proc.returncode != 0, f"{code!r} ran without an error"
+    return (proc.stdout + proc.stderr).decode("utf-8", "replace")

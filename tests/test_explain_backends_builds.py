@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests import legacy_envs
+from tests.explain_tables import traceback_of
 from theanodoctor.explain import explain_text
 
 TF_BANNER = "Using TensorFlow backend.\n"
@@ -26,16 +27,16 @@ def _found(text: str) -> list[tuple[str, str]]:
     return [(f.cause, f.confidence) for f in explain_text(text).findings]
 
 
-def _run(python: str, code: str, **env: str) -> str:
-    run = subprocess.run([python, "-c", code], capture_output=True, text=True, timeout=600,
-                         env={**os.environ, **env})
-    return run.stdout + run.stderr
+def _printed(python: str, code: str, **env: str) -> str:
+    """What a snippet that runs prints on stdout."""
+    return subprocess.run([python, "-c", code], capture_output=True, text=True, timeout=600, check=True,
+                          env={**os.environ, **env}).stdout
 
 
 @pytest.mark.parametrize("method", ["get_shape()", "_shape", "set_shape((2, 3))", "shape[-1].__int__()"])
 def test_a_theano_variable_asked_for_a_tensorflow_method(legacy_python: Callable[[str], str], theano_home: Path,
-                                                         method: str) -> None:
-    log = _run(legacy_python("healthy37"), f"import theano.tensor as T\nT.matrix('y').{method}")
+                                                         tmp_path: Path, method: str) -> None:
+    log = traceback_of(legacy_python("healthy37"), f"import theano.tensor as T\nT.matrix('y').{method}", tmp_path)
     assert "'TensorVariable' object has no attribute" in log
     assert _found(log)[0] == ("keras-code-needs-tensorflow-backend", "medium")
     # TensorFlow's banner and a Theano variable contradict each other: the cause is only a possibility
@@ -44,8 +45,10 @@ def test_a_theano_variable_asked_for_a_tensorflow_method(legacy_python: Callable
 
 @pytest.mark.parametrize("call", ["set_session(None)", "clear_session()"])
 def test_the_tensorflow_backends_session_functions_on_keras_theano_backend(legacy_python: Callable[[str], str],
-                                                                          theano_home: Path, call: str) -> None:
-    log = _run(legacy_python("keras208_th09"), f"import keras.backend as K\nK.{call}", KERAS_BACKEND="theano")
+                                                                          theano_home: Path, tmp_path: Path,
+                                                                          call: str) -> None:
+    log = traceback_of(legacy_python("keras208_th09"), f"import keras.backend as K\nK.{call}", tmp_path,
+                       {"KERAS_BACKEND": "theano"})
     assert "Using Theano backend." in log and f"has no attribute '{call.split('(')[0]}'" in log
     assert _found(log)[0] == ("keras-code-needs-tensorflow-backend", "medium")
     # without Keras' own line the back-end is not shown: TensorFlow 2's Keras lost sessions too
@@ -89,9 +92,9 @@ def _old_six(python: str) -> Path:
 
 
 def test_an_older_six_first_on_the_path_breaks_theanos_import(legacy_python: Callable[[str], str],
-                                                             theano_home: Path) -> None:
+                                                             theano_home: Path, tmp_path: Path) -> None:
     python = legacy_python("healthy37")
-    log = _run(python, "import theano", PYTHONPATH=str(_old_six(python)))
+    log = traceback_of(python, "import theano", tmp_path, {"PYTHONPATH": str(_old_six(python))})
     assert "raise_from" in log and "from six import" in log
     assert _found(log)[0] == ("six-too-old", "high")
     # the same error without the code line that shows the import: the usual cause, not the named one
@@ -102,7 +105,7 @@ def test_an_older_six_first_on_the_path_breaks_theanos_import(legacy_python: Cal
 def test_what_the_prose_says_is_missing_is_looked_up_at_medium(legacy_python: Callable[[str], str],
                                                               theano_home: Path) -> None:
     python = legacy_python("theano082_py27")
-    shown = _run(python, "import theano, theano.tensor.nnet as n; print(theano.__version__); "
+    shown = _printed(python, "import theano, theano.tensor.nnet as n; print(theano.__version__); "
                          "print(hasattr(n, 'selu')); print(hasattr(n, 'relu'))").split()
     assert shown[-3:] == ["0.8.2", "False", "True"]
     version = f">>> theano.__version__\n'{shown[-3]}'\n"
@@ -125,7 +128,8 @@ def test_a_relative_import_in_an_installed_package_is_read_from_its_frame(legacy
                                                         encoding="utf-8")
     (package / "initializations.py").write_text("from .utils.generic_utils import get_from_module\n",
                                                 encoding="utf-8")
-    log = _run(legacy_python("py27"), "import keras.initializations", PYTHONPATH=str(package.parent))
+    log = traceback_of(legacy_python("py27"), "import keras.initializations", tmp_path,
+                       {"PYTHONPATH": str(package.parent)})
     assert "ImportError: cannot import name get_from_module" in log
     found = explain_text(log).findings[0]
     assert (found.cause, found.confidence) == ("keras-version-mismatch", "medium")
@@ -143,16 +147,16 @@ def test_a_model_saved_by_another_keras_major_release(legacy_python: Callable[[s
                                                       tmp_path: Path) -> None:
     keras1, keras2 = legacy_python("keras122_th09"), legacy_python("keras208_th09")
     saved = tmp_path / "model.json"
-    printed = _run(keras1, KERAS1_MODEL, KERAS_BACKEND="theano").splitlines()
+    printed = _printed(keras1, KERAS1_MODEL, KERAS_BACKEND="theano").splitlines()
     saved.write_text(next(line for line in printed if line.startswith("{")), encoding="utf-8")
-    log = _run(keras2, f"from keras.models import model_from_json\nmodel_from_json(open({str(saved)!r}).read())",
-               KERAS_BACKEND="theano")
+    load = f"from keras.models import model_from_json\nmodel_from_json(open({str(saved)!r}).read())"
+    log = traceback_of(keras2, load, tmp_path, {"KERAS_BACKEND": "theano"})
     assert "ValueError: Improper config format" in log
     assert _found(log)[0] == ("keras-version-mismatch", "medium")
     old = tmp_path / "model.yaml"
     old.write_text(KERAS0_YAML, encoding="utf-8")
-    log = _run(keras1, f"from keras.models import model_from_yaml\nmodel_from_yaml(open({str(old)!r}).read())",
-               KERAS_BACKEND="theano")
+    load = f"from keras.models import model_from_yaml\nmodel_from_yaml(open({str(old)!r}).read())"
+    log = traceback_of(keras1, load, tmp_path, {"KERAS_BACKEND": "theano"})
     assert "KeyError: 'class_name'" in log
     assert _found(log)[0] == ("keras-version-mismatch", "medium")
 
@@ -160,8 +164,9 @@ def test_a_model_saved_by_another_keras_major_release(legacy_python: Callable[[s
 @pytest.mark.parametrize("call", ["Convolution2D(64, (3, 3), activation='relu', padding='same')",
                                   "Convolution3D(32, (3, 3, 3))"])
 def test_keras2_convolution_calls_on_keras1(legacy_python: Callable[[str], str], theano_home: Path,
-                                            call: str) -> None:
-    log = _run(legacy_python("keras122_th09"), f"from keras.layers import *\nx = {call}", KERAS_BACKEND="theano")
+                                            tmp_path: Path, call: str) -> None:
+    log = traceback_of(legacy_python("keras122_th09"), f"from keras.layers import *\nx = {call}", tmp_path,
+                       {"KERAS_BACKEND": "theano"})
     assert "required positional argument" in log
     assert _found(log)[0] == ("keras-version-mismatch", "medium")
 
@@ -173,15 +178,17 @@ def test_blocks_and_fuel_names_are_looked_up_in_their_releases(legacy_python: Ca
     package.mkdir()
     (package / "__init__.py").write_text("", encoding="utf-8")
     (package / "model.py").write_text("class Model(object):\n    pass\n", encoding="utf-8")
-    log = _run(legacy_python("healthy37"), "from blocks.model import AbstractModel", PYTHONPATH=str(tmp_path))
+    log = traceback_of(legacy_python("healthy37"), "from blocks.model import AbstractModel", tmp_path,
+                       {"PYTHONPATH": str(tmp_path)})
     assert "cannot import name 'AbstractModel' from 'blocks.model'" in log
     found = explain_text(log).findings[0]
     assert (found.cause, found.confidence) == ("fuel-blocks-version-mismatch", "medium")
     assert "Blocks has only in 0.0.1" in found.details[0] and "Blocks v0.0.1 blocks/model.py:" in found.details[0]
 
 
-def test_theano_082_sparse_needs_nose_parameterized(legacy_python: Callable[[str], str], theano_home: Path) -> None:
-    log = _run(legacy_python("theano082_py27"), "import theano.sparse")
+def test_theano_082_sparse_needs_nose_parameterized(legacy_python: Callable[[str], str], theano_home: Path,
+                                                    tmp_path: Path) -> None:
+    log = traceback_of(legacy_python("theano082_py27"), "import theano.sparse", tmp_path)
     assert "ImportError: No module named nose_parameterized" in log
     assert _found(log)[0] == ("theano-test-dependency-missing", "high")
 
@@ -189,11 +196,11 @@ def test_theano_082_sparse_needs_nose_parameterized(legacy_python: Callable[[str
 @pytest.mark.parametrize(("shapes", "ordering"), [("(2, 14, 512), (2, 14, 256)", True),  # channels last, joined on 1
                                                   ("(128, 84, 84), (64, 85, 85)", False)])  # sizes that differ
 def test_keras1_concat_of_channels_last_tensors_on_axis_1(legacy_python: Callable[[str], str], theano_home: Path,
-                                                          shapes: str, ordering: bool) -> None:
+                                                          tmp_path: Path, shapes: str, ordering: bool) -> None:
     first, second = shapes.split("), (")
     code = (f"from keras.layers import Input, merge\na = Input({first}))\nb = Input(({second})\n"
             "merge([a, b], mode='concat', concat_axis=1)\n")
-    log = _run(legacy_python("keras122_th09"), code, KERAS_BACKEND="theano")
+    log = traceback_of(legacy_python("keras122_th09"), code, tmp_path, {"KERAS_BACKEND": "theano"})
     assert "mode can only merge layers with matching output shapes" in log
     found = _found(log)
     assert (found[:1] == [("keras-image-ordering", "medium")]) is ordering

@@ -6,12 +6,11 @@ keyword in no table names nothing."""
 from __future__ import annotations
 
 import subprocess
-from pathlib import Path
 
 import pytest
 
 from tests import legacy_envs
-from tests.explain_tables import assert_sourced, first_cause
+from tests.explain_tables import assert_sourced, first_cause, traceback_of
 from theanodoctor import kb_causes, kb_keywords
 from theanodoctor.explain import explain_text
 
@@ -45,18 +44,10 @@ LASAGNE_CALLS = [
 ]
 
 
-def _run(python: str, code: str, cwd: Path) -> str:
-    """The traceback of ``code`` run as a script, as the interpreter prints it."""
-    (cwd / "snippet.py").write_text(code + "\n", encoding="utf-8")
-    proc = subprocess.run([python, "snippet.py"], cwd=cwd, capture_output=True, timeout=300, stdin=subprocess.DEVNULL)
-    assert proc.returncode != 0, f"{code!r} ran without an error"
-    return proc.stderr.decode("utf-8", "replace")
-
-
 @pytest.mark.parametrize("version", ["2.7", "3.8", "3.11"])
 @pytest.mark.parametrize(("call", "cause"), LASAGNE_CALLS, ids=[c for c, _ in LASAGNE_CALLS])
 def test_lasagne_keywords_refused_by_each_python_name_the_lasagne_era(version, call, cause, tmp_path):
-    log = _run(str(legacy_envs.find_interpreter(version)), LASAGNE_01 + call, tmp_path)
+    log = traceback_of(str(legacy_envs.find_interpreter(version)), LASAGNE_01 + call, tmp_path)
     if version == "3.11":
         assert "Layer.__init__() got an unexpected keyword argument" in log  # the 3.10+ form
     assert first_cause(LASAGNE_TRACE + log) == [cause], log
@@ -64,7 +55,7 @@ def test_lasagne_keywords_refused_by_each_python_name_the_lasagne_era(version, c
 
 def test_a_keyword_no_table_knows_names_nothing(tmp_path):
     python = str(legacy_envs.find_interpreter("3.11"))
-    log = _run(python, LASAGNE_01 + "MaxPool2DLayer(None, 2, window_shape=3)", tmp_path)
+    log = traceback_of(python, LASAGNE_01 + "MaxPool2DLayer(None, 2, window_shape=3)", tmp_path)
     assert first_cause(LASAGNE_TRACE + log) == []
     assert explain_text(LASAGNE_TRACE + log).findings == ()
 
@@ -91,7 +82,7 @@ def test_a_keyword_of_one_library_needs_that_library_in_the_log():
                        "conv.conv2d(T.tensor4(), T.tensor4(), input_shape=(1, 1, 8, 8))", None),
 ])
 def test_real_theano_refusals_name_a_theano_older_than_the_code(env, code, fixed_in, tmp_path):
-    log = _run(str(legacy_envs.env_python(legacy_envs.ensure_env(env))), code, tmp_path)
+    log = traceback_of(str(legacy_envs.env_python(legacy_envs.ensure_env(env))), code, tmp_path)
     assert first_cause(log) == ["theano-too-old-for-code"], log
     if fixed_in:  # the release the table names takes the keyword
         (tmp_path / "snippet.py").write_text(code + "\n", encoding="utf-8")
@@ -117,7 +108,7 @@ KERAS_RAISES = [
 
 @pytest.mark.parametrize(("code", "note"), KERAS_RAISES, ids=[c[:50] for c, _ in KERAS_RAISES])
 def test_keras_own_refusals_name_the_keras_major_version(code, note, tmp_path):
-    log = _run(str(legacy_envs.find_interpreter("3.8")), code, tmp_path)
+    log = traceback_of(str(legacy_envs.find_interpreter("3.8")), code, tmp_path)
     found = explain_text(log).recognised
     assert [f.cause for f in found][:1] == ["keras-version-mismatch"], log
     assert note in found[0].evidence[0].note and found[0].asks
@@ -127,15 +118,16 @@ def test_python_refusals_of_keras_names_in_a_keras_log(tmp_path):
     """Python's own forms: a call of the function by name (`fit()`), a constructor on 3.10+."""
     fit = ("class Model(object):\n    def fit(self, x, y, batch_size=32, epochs=1):\n        pass\n"
            "Model().fit(1, 2, nb_epoch=5)")
-    assert first_cause(_run(str(legacy_envs.find_interpreter("2.7")), fit, tmp_path)) == ["keras-version-mismatch"]
+    py27 = str(legacy_envs.find_interpreter("2.7"))
+    assert first_cause(traceback_of(py27, fit, tmp_path)) == ["keras-version-mismatch"]
     layer = ("class Dense(object):\n    def __init__(self, output_dim, init='glorot_uniform'):\n        pass\n"
              "Dense(units=10)")
-    log = "Using Theano backend.\n" + _run(str(legacy_envs.find_interpreter("3.11")), layer, tmp_path)
+    log = "Using Theano backend.\n" + traceback_of(str(legacy_envs.find_interpreter("3.11")), layer, tmp_path)
     assert "Dense.__init__() got an unexpected keyword argument 'units'" in log
     assert first_cause(log) == ["keras-version-mismatch"]
     # another library's fit() refusing a name Keras never had is no Keras matter
     other = "class Model(object):\n    def fit(self, x, y):\n        pass\nModel().fit(1, 2, n_estimators=5)"
-    log = _run(str(legacy_envs.find_interpreter("3.8")), other, tmp_path)
+    log = traceback_of(str(legacy_envs.find_interpreter("3.8")), other, tmp_path)
     assert first_cause("Using Theano backend.\n" + log) == []
 
 
@@ -180,7 +172,7 @@ def test_setuptools_version_conflict_as_easy_install_reports_it(tmp_path):
     code = ("import pkg_resources, setuptools\n"
             "try:\n    pkg_resources.require('setuptools>=999')\n"
             "except pkg_resources.VersionConflict as e:\n    raise SystemExit('error: ' + e.report())")
-    log = _run(str(legacy_envs.env_python(legacy_envs.ensure_env("healthy37"))), code, tmp_path)
+    log = traceback_of(str(legacy_envs.env_python(legacy_envs.ensure_env("healthy37"))), code, tmp_path)
     assert "is installed but setuptools>=999 is required" in log
     found = explain_text(log).recognised
     assert [f.cause for f in found] == ["pip-pins-conflict"] and "setuptools>=999" in found[0].evidence[0].note
@@ -217,7 +209,7 @@ MISSING = [
 @pytest.mark.parametrize("version", ["3.8", "3.11"])
 @pytest.mark.parametrize(("code", "banner", "cause"), MISSING, ids=[m[0].split("\n")[-1] for m in MISSING])
 def test_a_newer_name_missing_where_the_code_passed_the_older_one(version, code, banner, cause, tmp_path):
-    log = _run(str(legacy_envs.find_interpreter(version)), code, tmp_path)
+    log = traceback_of(str(legacy_envs.find_interpreter(version)), code, tmp_path)
     assert "missing 1 required positional argument" in log
     found = explain_text(banner + log).recognised
     assert [f.cause for f in found][:1] == [cause], log
@@ -228,7 +220,7 @@ def test_a_newer_name_missing_where_the_code_passed_the_older_one(version, code,
 
 def test_a_missing_argument_no_rename_made_names_nothing(tmp_path):
     code = "class Dense(object):\n    def __init__(self, units, name):\n        pass\nDense(10)"
-    log = _run(str(legacy_envs.find_interpreter("3.8")), code, tmp_path)
+    log = traceback_of(str(legacy_envs.find_interpreter("3.8")), code, tmp_path)
     assert first_cause("Using TensorFlow backend.\n" + log) == []
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests import legacy_envs
+from tests.explain_tables import traceback_of
 from theanodoctor.explain import explain_text
 
 # (where: a pyenv version "3.10" or a legacy env name, code, the cause that must come first)
@@ -84,12 +85,7 @@ def _interpreter(where: str) -> str:
 
 
 def _run(where: str, code: str, cwd: Path) -> str:
-    """The traceback of ``code`` run as a script (so that, as in real logs, it shows the source lines)."""
-    (cwd / "snippet.py").write_text(code + "\n", encoding="utf-8")
-    proc = subprocess.run([_interpreter(where), "snippet.py"], cwd=cwd, capture_output=True, timeout=120,
-                          stdin=subprocess.DEVNULL)
-    assert proc.returncode != 0, f"{where}: {code!r} ran without an error"
-    return proc.stderr.decode("utf-8", "replace")
+    return traceback_of(_interpreter(where), code, cwd, timeout=120)
 
 
 @pytest.mark.parametrize(("where", "code", "cause"), REAL, ids=[f"{w}:{c[:40]}" for w, c, _ in REAL])

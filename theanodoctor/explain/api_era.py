@@ -193,8 +193,9 @@ def _said(number: int, text: str, before: tuple[str, ...]) -> Use | None:
     found = next((m for m in _FROM.finditer(joined) if named["name"] in re.findall(r"\w+", m["names"])), None)
     if found is None:
         return None
-    line = next((number - back for back, line in enumerate(reversed(before), 1) if found["module"] in line), number)
-    return Use(found["module"], named["name"], (Evidence(line, found.group(0).strip()[:400]), message), prose=True)
+    at = next((number - back for back, text_above in enumerate(reversed(before), 1) if found["module"] in text_above),
+              number)
+    return Use(found["module"], named["name"], (Evidence(at, found.group(0).strip()[:400]), message), prose=True)
 
 
 def code_line(before: tuple[str, ...]) -> tuple[int, str]:
