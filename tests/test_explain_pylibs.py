@@ -47,6 +47,8 @@ REAL = [
     ("3.10", "'abc'.translate(None, 'a')", "python2-code-on-python3"),
     ("3.10", "range(7 / 2)", "python2-code-on-python3"),
     ("3.10", "[1, 2][3 / 2]", "python2-code-on-python3"),
+    ("healthy37", "import theano.tensor as T; n = T.iscalar(); T.vector()[:n / 2]", "python2-code-on-python3"),
+    ("healthy37", "import theano.tensor as T; T.vector()[:7 / 2]", "python2-code-on-python3"),
     ("2.7", "import pickle; pickle.loads(b'\\x80\\x03K\\x01.')", "pickle-protocol-too-new"),
     ("3.7", "import pickle; pickle.loads(b'\\x80\\x05K\\x01.')", "pickle-protocol-too-new"),
     ("numpy123", "import numpy as np; np.asscalar(np.array([1]))", "numpy-too-new-for-code"),
