@@ -216,9 +216,10 @@ def test_python2_import_shown_in_an_ipython_traceback_names_the_module(tmp_path:
     # the post quotes the import in its prose
     prose = "It fails at `from keras.regularizers import activity_l2`: \n\n> " + message + "\n"
     assert explain_text(prose).recognised[0].cause == "keras-version-mismatch"
-    # an import of another name is not the one that failed
+    # an import of another name is not the one that failed: only the table's owners of the name speak
     other = "from keras.regularizers import l2\n" + message + "\n"
-    assert not _era_findings(other)
+    (found,) = _era_findings(other)
+    assert [e.line for e in found.evidence] == [2] and found.details[0].startswith("The message does not name")
 
 
 def test_python2_attribute_message_without_code_takes_the_only_library_with_the_name(tmp_path: Path) -> None:
@@ -234,6 +235,20 @@ def test_python2_attribute_message_without_code_takes_the_only_library_with_the_
     # another owner (`np.stack`, numpy's) is not looked up in the libraries' table
     assert not _era_findings("AttributeError: 'module' object has no attribute 'Param'\n")
     assert not _era_findings("    x = np.stack(parts)\nAttributeError: 'module' object has no attribute 'stack'\n")
+
+
+def test_an_import_message_without_its_import_takes_the_library_with_the_name(tmp_path: Path) -> None:
+    # Keras 2.2 removed the Merge layer from every module; the post quotes only the message
+    _stub(tmp_path, {"keras/__init__.py": "", "keras/layers/__init__.py": ""})
+    message = _run(ensure("py27"), "from keras.layers import Merge\n", tmp_path).splitlines()[-1]
+    assert message == "ImportError: cannot import name Merge"
+    (first,) = _era_findings(message + "\n")
+    assert (first.cause, first.confidence) == ("keras-version-mismatch", "medium")
+    assert first.details[0].startswith("The message does not name the module")
+    assert "The code uses `Merge` (read as `keras.layers.Merge`)" in first.details[1]
+    # a name no library of the table binds, or one whose owners disagree, is no finding
+    assert not _era_findings("ImportError: cannot import name my_helper\n")
+    assert not _era_findings("ImportError: cannot import name dnn\n")
 
 
 def test_a_keyword_only_newer_theano_takes_real_theano_082(tmp_path: Path) -> None:

@@ -108,16 +108,18 @@ def installed_versions(shown: dict[str, Fact]) -> dict[str, tuple[str, int, str]
 
 
 def _unnamed_owner(use: Use, installed: dict[str, tuple[str, int, str]], causes: dict[str, Cause]) -> Finding | None:
-    """Python 2's `'module' object has no attribute 'X'` where no code line names the module: the
-    modules of the table that bind X in some releases but not all (one that always has it is not
-    the module that lacks it). They must all say the same thing (one cause); then at most medium."""
+    """Python 2's `'module' object has no attribute 'X'` where no code line names the module, and
+    `cannot import name X` where no import statement shows it: the modules of the table that bind X
+    in some releases but not all (one that always has it is not the module that lacks it). They
+    must all say the same thing (one cause); then at most medium, the surest of them."""
     assert use.name is not None
     judged = [finding for module in kb_api_eras.owners(use.name)
               if (era := kb_api_eras.lookup(module, use.name)) is not None
-              and (finding := judge(use._replace(module=module), era, installed, causes)) is not None]
+              and (finding := judge(use._replace(module=module, said=f"`{use.name}` (read as `{module}.{use.name}`)"),
+                                        era, installed, causes)) is not None]
     if not judged or len({f.cause for f in judged}) > 1:
         return None
-    first = judged[0]
+    first = min(judged, key=_rank)  # the surest: a module whose later releases have the name nowhere
     modules = ", ".join(f"`{f.values['module']}`" for f in judged[:3])
     said = (f"The message does not name the module; of the {first.values['library']} modules read, "
             f"{modules} {'has' if len(judged) == 1 else 'have'} `{use.name}` in some releases only")
@@ -155,8 +157,10 @@ def _use(number: int, text: str, before: tuple[str, ...]) -> Use | None:
         return Use(groups["module"], name, shown + (message,))
     if "cannot import name" in m.group(0):  # Python 2 and 3.6: the module from the import that names it
         found = _imported(number, before, lambda m: m.re is _FROM and name in re.findall(r"\w+", m["names"]))
-        module = _absolute(found[0]["module"], before) if found else None
-        return Use(module, name, (found[1], message)) if found and module else None
+        if not found:  # no import shows the module: the table's owners of the name decide
+            return Use("", name, (message,))
+        module = _absolute(found[0]["module"], before)
+        return Use(module, name, (found[1], message)) if module else None
     if re.search(rf"\.{re.escape(name)}\b", code):  # the code shows what it took the name from
         module = _attribute_owner(code, name)
         return Use(module, name, shown + (message,)) if module else None
