@@ -78,23 +78,24 @@ def test_the_code_fact_reads_calls_imports_and_prompts_but_not_paths() -> None:
     assert not shown("I tried it with T.J.'s fork\n")
 
 
-def _old_six(python: str) -> Path:
-    """six 1.8.0, the last release without six.raise_from, installed once into the environment cache
-    (Theano asks six>=1.9.0: rel-1.0.5 setup.py:103)."""
-    dest = legacy_envs.cache_root() / "six-1.8.0"
-    if not (dest / "six.py").is_file():
+def _release(python: str, *requirements: str) -> Path:
+    """Real releases of packages (``six==1.8.0``), installed once into the environment cache
+    without their dependencies, for a PYTHONPATH that puts them in front of the environment's own."""
+    dest = legacy_envs.cache_root() / "+".join(r.replace("==", "-") for r in requirements)
+    if not dest.is_dir():
         dest.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix="six-", dir=dest.parent))
+        staging = Path(tempfile.mkdtemp(prefix="release-", dir=dest.parent))
         subprocess.run([python, "-m", "pip", "install", "--disable-pip-version-check", "--no-input", "--no-deps",
-                        "--target", str(staging), "six==1.8.0"], check=True, capture_output=True, timeout=300)
+                        "--target", str(staging), *requirements], check=True, capture_output=True, timeout=300)
         staging.rename(dest)
     return dest
 
 
 def test_an_older_six_first_on_the_path_breaks_theanos_import(legacy_python: Callable[[str], str],
                                                              theano_home: Path, tmp_path: Path) -> None:
+    # six 1.8.0 is the last release without six.raise_from; Theano asks six>=1.9.0 (rel-1.0.5 setup.py:103)
     python = legacy_python("healthy37")
-    log = traceback_of(python, "import theano", tmp_path, {"PYTHONPATH": str(_old_six(python))})
+    log = traceback_of(python, "import theano", tmp_path, {"PYTHONPATH": str(_release(python, "six==1.8.0"))})
     assert "raise_from" in log and "from six import" in log
     assert _found(log)[0] == ("six-too-old", "high")
     # the same error without the code line that shows the import: the usual cause, not the named one
@@ -204,3 +205,39 @@ def test_keras1_concat_of_channels_last_tensors_on_axis_1(legacy_python: Callabl
     assert "mode can only merge layers with matching output shapes" in log
     found = _found(log)
     assert (found[:1] == [("keras-image-ordering", "medium")]) is ordering
+
+
+KERAS_THEANO = {"KERAS_BACKEND": "theano"}
+
+
+# Keras 2.2.0 with the two packages it pins (its setup.py), in front of the environment's Keras 2.0.8
+KERAS_220 = ("keras==2.2.0", "keras_applications==1.0.2", "keras_preprocessing==1.0.1")
+
+
+@pytest.mark.parametrize(("env", "release", "code", "message"), [
+    # Keras 1's merge() function is only a module from Keras 2.2.0 on (the traceback shows the call's last line)
+    ("keras208_th09", KERAS_220, "from keras.layers import Input, merge\na = Input((2,))\nmerge([a, a],\n"
+     "      mode='concat')\n", "TypeError: 'module' object is not callable"),
+    # Keras 0.x's compiled function, gone in Keras 1
+    ("keras122_th09", (), "from keras.models import Sequential\nSequential()._predict([0])\n",
+     "AttributeError: 'Sequential' object has no attribute '_predict'"),
+])
+def test_keras_calls_of_another_major_version(legacy_python: Callable[[str], str], theano_home: Path,
+                                              tmp_path: Path, env: str, release: tuple[str, ...], code: str,
+                                              message: str) -> None:
+    python = legacy_python(env)
+    path = {"PYTHONPATH": str(_release(python, *release))} if release else {}
+    log = traceback_of(python, code, tmp_path, {**path, **KERAS_THEANO})
+    assert message in log
+    assert _found(log)[0] == ("keras-version-mismatch", "medium")
+
+
+def test_a_layers_public_node_list_on_keras_213(legacy_python: Callable[[str], str], theano_home: Path,
+                                                tmp_path: Path) -> None:
+    python = legacy_python("keras208_th09")
+    code = "from keras.layers import Dense, Input\nlayer = Dense(1)\nlayer(Input((2,)))\nlayer.inbound_nodes\n"
+    assert _printed(python, code.replace("\nlayer.inbound_nodes", "\nprint(len(layer.inbound_nodes))"),
+                    **KERAS_THEANO).split()[-1] == "1"  # Keras 2.0.8 has it
+    log = traceback_of(python, code, tmp_path, {"PYTHONPATH": str(_release(python, "keras==2.1.3")), **KERAS_THEANO})
+    assert "AttributeError: 'Dense' object has no attribute 'inbound_nodes'" in log
+    assert _found(log)[0] == ("keras-version-mismatch", "medium")

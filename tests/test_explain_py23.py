@@ -122,6 +122,9 @@ def test_only_the_line_a_frame_shows_is_read_as_code():
     assert _first(quoted) == ("python2-code-on-python3", "high")
     cell = '  Cell In[3], line 1\n    raise ValueError, "bad"\n                    ^\nSyntaxError: invalid syntax\n'
     assert _first(cell) == ("python2-code-on-python3", "high")  # as IPython 8.12 prints it
+    cut = 'line 12, in train\n    print "x"\n          ^\nSyntaxError: invalid syntax\n'
+    assert _first(cut) == ("python2-code-on-python3", "high")  # a copy that lost the header's `File "..."`
+    assert _first('the error is on line 12, in train\n    print "x"\nSyntaxError: invalid syntax\n') is None
 
 
 def test_a_long_log_keeps_the_frame_across_its_blocks():

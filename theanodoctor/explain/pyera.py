@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from .normalize import segments
 
 LOOK_BACK = 4  # lines above the exception line: the code line, its caret line, and the header
-_FRAME_HEADER = re.compile(r'^(?:File "[^"]*"|Cell In ?\[\d*\]), line \d+')  # IPython 8 writes `Cell In[3], line 1`
+# IPython 8 writes `Cell In[3], line 1`; a post's copy may start the header at `line 236, in f`
+_FRAME_HEADER = re.compile(r'^(?:(?:File "[^"]*"|Cell In ?\[\d*\]), line \d+|line \d+, in [\w<>.]+\s*$)')
 _CARET_LINE = re.compile(r"^[\s^~]*[\^~][\s^~]*$")
 # A Python's own path or banner: /lib/python2.7/, \Python27\, python3.6/site-packages,
 # `Python 3.8.5 (default, ...` printed by the interpreter or a notebook.
