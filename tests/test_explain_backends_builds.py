@@ -241,3 +241,24 @@ def test_a_layers_public_node_list_on_keras_213(legacy_python: Callable[[str], s
     log = traceback_of(python, code, tmp_path, {"PYTHONPATH": str(_release(python, "keras==2.1.3")), **KERAS_THEANO})
     assert "AttributeError: 'Dense' object has no attribute 'inbound_nodes'" in log
     assert _found(log)[0] == ("keras-version-mismatch", "medium")
+
+
+@pytest.mark.parametrize("env", ["theano082_py27", "healthy37"])
+def test_int_of_a_theano_size(legacy_python: Callable[[str], str], theano_home: Path, tmp_path: Path,
+                              env: str) -> None:
+    # code written for TensorFlow's static shapes: `int(inputs.shape[2])`
+    log = traceback_of(legacy_python(env), "import theano.tensor as T\nint(T.tensor3().shape[2])\n", tmp_path)
+    assert "'TensorVariable'" in log or "(type TensorVariable)" in log
+    assert _found(log)[0] == ("keras-code-needs-tensorflow-backend", "medium")
+
+
+def test_theano_given_a_tensorflow_tensor(legacy_python: Callable[[str], str], theano_home: Path,
+                                          tmp_path: Path) -> None:
+    # TensorFlow is not installed here: an object that prints as a TensorFlow tensor does stands in
+    code = ("import theano.tensor as T\nclass Tensor(object):\n    def __str__(self):\n"
+            "        return 'Tensor(\"conv_1_W/read:0\", shape=(3, 3, 280, 64), dtype=float32)'\n"
+            "T.as_tensor_variable(Tensor())\n")
+    log = traceback_of(legacy_python("healthy37"), code, tmp_path)
+    assert "AsTensorError: ('Cannot convert Tensor(\"conv_1_W/read:0\"" in log
+    assert _found(log)[0] == ("keras-backend-tensorflow", "medium")
+    assert _found(log.replace("Tensor(\"", "Variable(\""))[:1] != [("keras-backend-tensorflow", "medium")]
