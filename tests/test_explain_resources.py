@@ -52,6 +52,21 @@ def test_real_host_memory_errors_name_host_memory(where, code, tmp_path):
     assert_sourced([(log, "host-out-of-memory")])
 
 
+def test_theanos_cpu_convolution_that_cannot_get_host_memory(theano_home, tmp_path):
+    # padding of 2 ** 14 on 2 ** 20 filters: an output of 2 ** 50 elements, more than any host has
+    (tmp_path / "conv.py").write_text(
+        "import numpy as np, theano, theano.tensor as T\nx, w = T.tensor4('x'), T.tensor4('w')\n"
+        "f = theano.function([x, w], T.nnet.conv2d(x, w, border_mode=(2 ** 14, 2 ** 14)))\n"
+        "f(np.zeros((1, 1, 1, 1), theano.config.floatX), np.zeros((2 ** 20, 1, 1, 1), theano.config.floatX))\n",
+        encoding="utf-8")
+    log = _stderr([_interpreter("healthy37"), "conv.py"], tmp_path)
+    assert "BaseCorrMM: Failed to allocate output of 1 x 1048576 x 32769 x 32769" in log, log
+    assert _found(log)[0] == ("host-out-of-memory", "high")
+    # a negative size is a shape computed wrong, not memory
+    assert _found("RuntimeError: BaseCorrMM: Failed to allocate output of 1 x 1 x -3 x 508\n")[:1] != \
+        [("host-out-of-memory", "high")]
+
+
 def test_numpy_names_the_size_it_could_not_get(tmp_path):
     (tmp_path / "snippet.py").write_text("import numpy as np\nnp.empty(2 ** 50, dtype=np.uint8)\n")
     finding = explain_text(_stderr([_interpreter("numpy124"), "snippet.py"], tmp_path)).findings[0]
