@@ -314,3 +314,16 @@ def test_gpu_path_without_a_target(status: str, reason: str) -> None:
     data["target"] = {"status": status, "error": "test", "stages": {}}
     outcome = judged(judge(data), "gpu-path").outcome
     assert outcome.message == f"CPU only: {reason}"
+
+
+@pytest.mark.parametrize("env_name", PYTHONS)
+def test_a_kernel_the_driver_cannot_load(env_name: str, legacy_python: Callable[[str], str], standins: Path,
+                                         theano_home: Path, tmp_path: Path) -> None:
+    """The stand-in driver refuses every module with 209, as a driver does whose PTX JIT library is
+    missing or that has no image for the GPU: from the log alone either may be the cause."""
+    env = _env(Case("device=cuda0", ALL, {"STANDIN_CUDA_MODULE_ERROR": "209"}, None, "", "", ""), standins, tmp_path)
+    log = _captured(legacy_python(env_name), env, tmp_path)
+    assert "cuModuleLoadData: CUDA_ERROR_NO_BINARY_FOR_GPU: no kernel image is available" in log.read_text()
+    findings = {f["cause"]: f["confidence"] for f in
+                json.loads(doctor("explain", str(log), "--format", "json").out)["explain"]["findings"]}
+    assert findings["gpu-arch-unsupported"] == findings["ptx-jit-compiler-missing"] == "low", findings

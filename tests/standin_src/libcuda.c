@@ -9,6 +9,7 @@
  *   STANDIN_CUDA_INIT_ERROR      a CUresult cuInit returns (default 0)
  *   STANDIN_CUDA_VERSION_ERROR   a CUresult cuDriverGetVersion returns (default 0)
  *   STANDIN_CUDA_NO_UVA          1: the device reports no unified addressing
+ *   STANDIN_CUDA_MODULE_ERROR    a CUresult cuModuleLoadData(Ex) returns (default 0)
  */
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,7 @@ static const char *error_text(CUresult e, int name) {
   case 34: return name ? "CUDA_ERROR_STUB_LIBRARY" : "CUDA driver is a stub library";
   case 100: return name ? "CUDA_ERROR_NO_DEVICE" : "no CUDA-capable device is detected";
   case 101: return name ? "CUDA_ERROR_INVALID_DEVICE" : "invalid device ordinal";
+  case 209: return name ? "CUDA_ERROR_NO_BINARY_FOR_GPU" : "no kernel image is available for execution on the device";
   default: return name ? "CUDA_ERROR_UNKNOWN" : "unknown error";
   }
 }
@@ -120,9 +122,11 @@ CUresult cuLinkAddData(handle st, int t, void *d, size_t s, const char *n, unsig
 }
 CUresult cuLinkComplete(handle st, void **out, size_t *size) { (void)st; *out = cubin; *size = sizeof(cubin); return 0; }
 CUresult cuLinkDestroy(handle st) { (void)st; return 0; }
-CUresult cuModuleLoadData(handle *m, const void *image) { (void)image; *m = &token; return 0; }
+CUresult cuModuleLoadData(handle *m, const void *image) {
+  (void)image; *m = &token; return env_int("STANDIN_CUDA_MODULE_ERROR", 0);
+}
 CUresult cuModuleLoadDataEx(handle *m, const void *image, unsigned int n, int *o, void **v) {
-  (void)image; (void)n; (void)o; (void)v; *m = &token; return 0;
+  (void)image; (void)n; (void)o; (void)v; *m = &token; return env_int("STANDIN_CUDA_MODULE_ERROR", 0);
 }
 CUresult cuModuleUnload(handle m) { (void)m; return 0; }
 CUresult cuModuleGetFunction(handle *f, handle m, const char *name) { (void)m; (void)name; *f = &token; return 0; }
