@@ -76,6 +76,8 @@ def test_the_code_fact_reads_calls_imports_and_prompts_but_not_paths() -> None:
     assert not shown('  File "/usr/lib/python2.7/dist-packages/theano/tensor/basic.py", line 1, in <module>\n')
     assert not shown("ERROR (theano.gpuarray): Could not initialize pygpu, support disabled\n")
     assert not shown("I tried it with T.J.'s fork\n")
+    assert not shown("/usr/src/Theano/theano/tensor/nlinalg.py:175: DeprecationWarning: theano.tensor.nlinalg."
+                     "AllocDiag is deprecated\n")
 
 
 def _release(python: str, *requirements: str) -> Path:

@@ -72,6 +72,8 @@ _KERAS_BACKEND = re.compile(r"\bUsing (?P<kb>Theano|TensorFlow|CNTK) backend\b")
 # source line or an interpreter prompt); never `from theano.gof import (`, which Theano's own frames show
 _THEANO_CODE = re.compile(r"(?<![\w.])T\.[a-z_]\w*\s*\(|(?<![\w./\\(])theano\.(?:tensor|function|shared|scan|grad)\b"
                           r"|^\s*(?:>>>\s*)?import theano\b")
+# a warning's own line (`.../theano/tensor/nlinalg.py:175: DeprecationWarning: theano.tensor...`): the library speaking
+_WARNING_LINE = re.compile(r"\.py:\d+: \w*Warning\b")
 _CONDA = re.compile(r"\b(?:ana|mini)conda\d?\b|\bminiforge\d?\b|[/\\]envs[/\\]|\bconda-forge\b", re.I)
 _SYSTEM = re.compile(r"/usr/(?:local/)?lib/python[23][\d.]*/(?:dist|site)-packages|\bdist-packages\b")
 _VIRTUALENV = re.compile(r"[/\\](?:\.?venv|\.virtualenvs|virtualenvs?)[/\\]", re.I)
@@ -272,7 +274,7 @@ def _backend(reader: FactReader, number: int, text: str, after: str) -> None:
 
 
 def _code(reader: FactReader, number: int, text: str, after: str) -> None:
-    if _THEANO_CODE.search(text):
+    if _THEANO_CODE.search(text) and not _WARNING_LINE.search(text):
         reader.note("code", "theano", number, text)
 
 
