@@ -264,3 +264,13 @@ def test_theano_given_a_tensorflow_tensor(legacy_python: Callable[[str], str], t
     assert "AsTensorError: ('Cannot convert Tensor(\"conv_1_W/read:0\"" in log
     assert _found(log)[0] == ("keras-backend-tensorflow", "medium")
     assert _found(log.replace("Tensor(\"", "Variable(\""))[:1] != [("keras-backend-tensorflow", "medium")]
+
+
+def test_a_name_keras_backend_lacks_under_the_tensorflow_backend() -> None:
+    # a function the code patched into the Theano back-end: no Keras release has it, the back-end decides
+    custom = TF_BANNER + "AttributeError: module 'keras.backend' has no attribute 'custom_spatial_2d_padding'\n"
+    assert {level for _, level in _found(custom)} == {"low"}
+    assert _found(custom.replace(TF_BANNER, ""))[0] == ("keras-version-mismatch", "medium")
+    # a name Keras releases had and removed is still a release matter, whatever the back-end
+    removed = TF_BANNER + "AttributeError: module 'keras.backend' has no attribute 'set_image_dim_ordering'\n"
+    assert _found(removed)[0] == ("keras-version-mismatch", "medium")
