@@ -237,6 +237,14 @@ def test_python2_attribute_message_without_code_takes_the_only_library_with_the_
     assert not _era_findings("    x = np.stack(parts)\nAttributeError: 'module' object has no attribute 'stack'\n")
 
 
+def test_the_posts_words_before_the_message_name_the_module() -> None:
+    message = "AttributeError: 'module' object has no attribute '{}'\n"
+    (found,) = _era_findings("I get at net = lasagne.layers.BatchNormLayer(l) " + message.format("BatchNormLayer"))
+    assert (found.cause, found.values["module"]) == ("lasagne-too-old", "lasagne.layers")
+    # Lasagne's init module never had a lower-case `constant` (it is `Constant`): the code's own slip
+    assert not _era_findings("error at b = lasagne.init.constant(0) " + message.format("constant"))
+
+
 def test_an_import_message_without_its_import_takes_the_library_with_the_name(tmp_path: Path) -> None:
     # Keras 2.2 removed the Merge layer from every module; the post quotes only the message
     _stub(tmp_path, {"keras/__init__.py": "", "keras/layers/__init__.py": ""})

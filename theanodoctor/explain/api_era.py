@@ -161,9 +161,10 @@ def _use(number: int, text: str, before: tuple[str, ...]) -> Use | None:
             return Use("", name, (message,))
         module = _absolute(found[0]["module"], before)
         return Use(module, name, (found[1], message)) if module else None
-    if re.search(rf"\.{re.escape(name)}\b", code):  # the code shows what it took the name from
-        module = _attribute_owner(code, name)
-        return Use(module, name, shown + (message,)) if module else None
+    for said in (code, text[:m.start()]):  # the code line, or the post's words before the message on its line
+        if re.search(rf"\.{re.escape(name)}\b", said):  # it shows what the code took the name from
+            module = _attribute_owner(said, name)
+            return Use(module, name, shown + (message,)) if module else None
     return Use("", name, shown + (message,))  # no module named: the table's owners of the name decide
 
 
