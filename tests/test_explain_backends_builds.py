@@ -274,3 +274,27 @@ def test_a_name_keras_backend_lacks_under_the_tensorflow_backend() -> None:
     # a name Keras releases had and removed is still a release matter, whatever the back-end
     removed = TF_BANNER + "AttributeError: module 'keras.backend' has no attribute 'set_image_dim_ordering'\n"
     assert _found(removed)[0] == ("keras-version-mismatch", "medium")
+
+
+KERAS1_CONV = "Convolution2D(8, 3, 3, input_shape=(1, 28, 28), dim_ordering='tf')"
+KERAS2_CONV = "Conv2D(8, (3, 3), input_shape=(1, 28, 28), data_format='channels_last')"
+
+
+@pytest.mark.parametrize(("env", "conv", "dense", "message"), [
+    # Keras 1 draws a Dense layer's weights with numpy, Keras 2 with Theano's MRG streams or numpy's zeros
+    ("keras122_th09", KERAS1_CONV, "Dense(10)", "OverflowError: Range exceeds valid bounds"),
+    ("keras208_th09", KERAS2_CONV, "Dense(10)",
+     "ValueError: ('The specified size contains a dimension with value <= 0', (-208, 10))"),
+    ("keras208_th09", KERAS2_CONV, "Dense(10, kernel_initializer='zeros')",
+     "ValueError: negative dimensions are not allowed"),
+])
+def test_keras_weights_of_a_negative_size(legacy_python: Callable[[str], str], theano_home: Path, tmp_path: Path,
+                                          env: str, conv: str, dense: str, message: str) -> None:
+    # a channels-first input read channels last: the convolution runs over an axis of 1
+    code = (f"from keras.models import Sequential\nfrom keras.layers import {conv.split('(')[0]}, Flatten, Dense\n"
+            f"model = Sequential()\nmodel.add({conv})\nmodel.add(Flatten())\nmodel.add({dense})\n")
+    log = traceback_of(legacy_python(env), code, tmp_path, KERAS_THEANO)
+    assert message in log
+    assert _found(log)[0] == ("keras-image-ordering", "medium")
+    # the same numpy message outside Keras' weight creation is no matter of the image ordering
+    assert not [c for c, level in _found(f"  File \"prep.py\", line 3\n{message}\n") if level != "low"]
