@@ -1,6 +1,8 @@
-"""What `explain` reads where code meets the wrong Keras back-end or an older dependency: a real
-Theano variable asked for a TensorFlow tensor's methods, the code's own Theano calls under Keras'
-TensorFlow back-end (the `code` fact, explain/context.py), and a real six older than Theano needs
+"""What `explain` reads where code meets the wrong Keras back-end, another Keras release or an
+older dependency: a real Theano variable asked for a TensorFlow tensor's methods or given to
+`int()`, the code's own Theano calls under Keras' TensorFlow back-end (the `code` fact,
+explain/context.py), Keras calls of another major release and weights of a negative size (real
+Keras releases put in front of the environment's own), and a real six older than Theano needs
 shadowing the installed one."""
 
 from __future__ import annotations
