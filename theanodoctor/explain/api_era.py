@@ -119,7 +119,7 @@ def _unnamed_owner(use: Use, installed: dict[str, tuple[str, int, str]], causes:
                                         era, installed, causes)) is not None]
     if not judged or len({f.cause for f in judged}) > 1:
         return None
-    first = min(judged, key=_rank)  # the surest: a module whose later releases have the name nowhere
+    first = min(judged, key=_rank)  # the surest of the owners (all name the same cause)
     modules = ", ".join(f"`{f.values['module']}`" for f in judged[:3])
     said = (f"The message does not name the module; of the {first.values['library']} modules read, "
             f"{modules} {'has' if len(judged) == 1 else 'have'} `{use.name}` in some releases only")
@@ -161,9 +161,9 @@ def _use(number: int, text: str, before: tuple[str, ...]) -> Use | None:
             return Use("", name, (message,))
         module = _absolute(found[0]["module"], before)
         return Use(module, name, (found[1], message)) if module else None
-    for said in (code, text[:m.start()]):  # the code line, or the post's words before the message on its line
-        if re.search(rf"\.{re.escape(name)}\b", said):  # it shows what the code took the name from
-            module = _attribute_owner(said, name)
+    for words in (code, text[:m.start()]):  # the code line, or the post's words before the message on its line
+        if re.search(rf"\.{re.escape(name)}\b", words):  # it shows what the code took the name from
+            module = _attribute_owner(words, name)
             return Use(module, name, shown + (message,)) if module else None
     return Use("", name, shown + (message,))  # no module named: the table's owners of the name decide
 
