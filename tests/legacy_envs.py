@@ -18,6 +18,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
@@ -147,6 +148,21 @@ def ensure_env(name: str) -> Path:
     with _build_lock(dest):
         if not (dest / MARKER).is_file():
             _build(spec, dest)
+    return dest
+
+
+def release(python: str, *requirements: str) -> Path:
+    """Real releases of packages (``six==1.8.0``), installed once into the environment cache without
+    their dependencies, for a PYTHONPATH that puts them in front of an environment's own."""
+    dest = cache_root() / "+".join(r.replace("==", "-") for r in requirements)
+    if dest.is_dir():
+        return dest
+    with _build_lock(dest):
+        if not dest.is_dir():
+            staging = Path(tempfile.mkdtemp(prefix="release-", dir=dest.parent))
+            _run([python, "-m", "pip", "install", "--disable-pip-version-check", "--no-input", "--no-deps",
+                  "--target", str(staging), *requirements])
+            staging.rename(dest)
     return dest
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -27,6 +26,11 @@ THEANO_LOSS = ('Traceback (most recent call last):\n  File "train.py", line 199,
 
 def _found(text: str) -> list[tuple[str, str]]:
     return [(f.cause, f.confidence) for f in explain_text(text).findings]
+
+
+def _in_front(python: str, *requirements: str) -> dict[str, str]:
+    """The environment variable that puts real releases in front of the environment's own."""
+    return {"PYTHONPATH": str(legacy_envs.release(python, *requirements))}
 
 
 def _printed(python: str, code: str, **env: str) -> str:
@@ -82,24 +86,11 @@ def test_the_code_fact_reads_calls_imports_and_prompts_but_not_paths() -> None:
                      "AllocDiag is deprecated\n")
 
 
-def _release(python: str, *requirements: str) -> Path:
-    """Real releases of packages (``six==1.8.0``), installed once into the environment cache
-    without their dependencies, for a PYTHONPATH that puts them in front of the environment's own."""
-    dest = legacy_envs.cache_root() / "+".join(r.replace("==", "-") for r in requirements)
-    if not dest.is_dir():
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix="release-", dir=dest.parent))
-        subprocess.run([python, "-m", "pip", "install", "--disable-pip-version-check", "--no-input", "--no-deps",
-                        "--target", str(staging), *requirements], check=True, capture_output=True, timeout=300)
-        staging.rename(dest)
-    return dest
-
-
 def test_an_older_six_first_on_the_path_breaks_theanos_import(legacy_python: Callable[[str], str],
                                                              theano_home: Path, tmp_path: Path) -> None:
     # six 1.8.0 is the last release without six.raise_from; Theano asks six>=1.9.0 (rel-1.0.5 setup.py:103)
     python = legacy_python("healthy37")
-    log = traceback_of(python, "import theano", tmp_path, {"PYTHONPATH": str(_release(python, "six==1.8.0"))})
+    log = traceback_of(python, "import theano", tmp_path, _in_front(python, "six==1.8.0"))
     assert "raise_from" in log and "from six import" in log
     assert _found(log)[0] == ("six-too-old", "high")
     # the same error without the code line that shows the import: the usual cause, not the named one
@@ -230,10 +221,40 @@ def test_keras_calls_of_another_major_version(legacy_python: Callable[[str], str
                                               tmp_path: Path, env: str, release: tuple[str, ...], code: str,
                                               message: str) -> None:
     python = legacy_python(env)
-    path = {"PYTHONPATH": str(_release(python, *release))} if release else {}
+    path = _in_front(python, *release) if release else {}
     log = traceback_of(python, code, tmp_path, {**path, **KERAS_THEANO})
     assert message in log
     assert _found(log)[0] == ("keras-version-mismatch", "medium")
+
+
+@pytest.mark.parametrize(("env", "release", "code", "message", "remedy"), [
+    # Keras 1's functional API on Keras 0.3.3: every release from 1.0.0 on has Input
+    ("theano082_py27", ("keras==0.3.3",), "from keras.layers import Input\n", "ImportError: cannot import name Input",
+     "install Keras 1.0.0 or newer"),
+    # Keras 0.1's Theano helpers, gone from Keras 0.3.0 on (Python 2 names only the module's last part)
+    ("theano082_py27", ("keras==0.3.3",), "from keras.utils.theano_utils import shared_zeros\n",
+     "ImportError: No module named theano_utils", "install Keras 0.2.0 (the newest release with it)"),
+    # the Merge layer (Keras 0.3.2 to 2.1.6): Keras 1 and 2 decide, Keras 0.3.1 lacking it does not make it a guess
+    ("keras208_th09", KERAS_220, "from keras.layers import Merge\n",
+     "ImportError: cannot import name 'Merge'", "install Keras 2.1.6 (the newest release with it)"),
+])
+def test_keras_0x_decides_only_what_keras_1_and_later_leave_open(legacy_python: Callable[[str], str],
+                                                                 theano_home: Path, tmp_path: Path, env: str,
+                                                                 release: tuple[str, ...], code: str, message: str,
+                                                                 remedy: str) -> None:
+    python = legacy_python(env)
+    log = traceback_of(python, code, tmp_path, {**_in_front(python, *release), **KERAS_THEANO})
+    assert message in log
+    (first,) = [f for f in explain_text(log).findings if "api-era" in f.signatures]
+    assert (first.cause, first.confidence) == ("keras-version-mismatch", "medium")
+    assert remedy in first.details[0]
+
+
+@pytest.mark.parametrize("message", ["ImportError: cannot import name Input",
+                                     "AttributeError: 'module' object has no attribute 'set_session'"])
+def test_a_name_every_keras_from_1_0_has_is_no_era_finding_by_its_name_alone(message: str) -> None:
+    # only Keras 0.x lacks them: with no module shown, no Keras release is the likely one to lack them
+    assert "keras-version-mismatch" not in {cause for cause, _ in _found(message + "\n")}
 
 
 def test_a_layers_public_node_list_on_keras_213(legacy_python: Callable[[str], str], theano_home: Path,
@@ -242,7 +263,7 @@ def test_a_layers_public_node_list_on_keras_213(legacy_python: Callable[[str], s
     code = "from keras.layers import Dense, Input\nlayer = Dense(1)\nlayer(Input((2,)))\nlayer.inbound_nodes\n"
     assert _printed(python, code.replace("\nlayer.inbound_nodes", "\nprint(len(layer.inbound_nodes))"),
                     **KERAS_THEANO).split()[-1] == "1"  # Keras 2.0.8 has it
-    log = traceback_of(python, code, tmp_path, {"PYTHONPATH": str(_release(python, "keras==2.1.3")), **KERAS_THEANO})
+    log = traceback_of(python, code, tmp_path, {**_in_front(python, "keras==2.1.3"), **KERAS_THEANO})
     assert "AttributeError: 'Dense' object has no attribute 'inbound_nodes'" in log
     assert _found(log)[0] == ("keras-version-mismatch", "medium")
 

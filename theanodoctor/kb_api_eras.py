@@ -23,6 +23,7 @@ class Project(NamedTuple):
     releases: tuple[str, ...]  # oldest first
     tags: tuple[str, ...]  # the git tag (or commit) of each release
     modules: dict[str, Any]  # module -> its row (parsed on lookup: the table is large)
+    judged_from: int = 0  # the releases before it decide only what the later ones leave open (Keras 0.x)
 
     def version(self, index: int) -> Version:
         return Version(self.releases[index])
@@ -62,7 +63,10 @@ def read_project(table_name: str, key: str, row: Any, modules: dict[str, Any]) -
     releases, tags = tuple(row["releases"]), tuple(row["tags"])
     if len(releases) != len(tags) or not releases:
         raise KnowledgeError(f"profiles/{table_name}: {key}: releases and tags must pair up")
-    return Project(key, row["label"], releases, tags, modules)
+    first = row.get("judged_from")
+    if first is not None and first not in releases:
+        raise KnowledgeError(f"profiles/{table_name}: {key}: judged_from {first} is no release read")
+    return Project(key, row["label"], releases, tags, modules, releases.index(first) if first else 0)
 
 
 def project_of(module: str) -> Project | None:
@@ -109,7 +113,8 @@ def _names(key: str, module: str) -> dict[str, str]:
 
 def owners(name: str) -> tuple[str, ...]:
     """The modules that bind ``name`` in some releases but not in every one, of the projects where
-    no module binds it in every release (there a missing ``name`` is no matter of the release)."""
+    no module binds it in every release of the judged line (there a missing ``name`` is no matter
+    of the release)."""
     partial, always = _owners()
     return tuple(m for m in partial.get(name, ()) if m.split(".")[0] not in always.get(name, ()))
 
@@ -119,9 +124,13 @@ def _owners() -> tuple[dict[str, list[str]], dict[str, set[str]]]:
     partial: dict[str, list[str]] = {}
     always: dict[str, set[str]] = {}
     for project in projects().values():
+        line = set(range(project.judged_from, len(project.releases)))
         for module, row in project.modules.items():
-            for line in row.get("names") or []:
-                partial.setdefault(line.split(" ", 1)[0], []).append(module)
+            for text in row.get("names") or []:
+                name, spans = text.split(" ", 2)[:2]
+                partial.setdefault(name, []).append(module)
+                if line <= set(release_indices(spans, project.releases)):
+                    always.setdefault(name, set()).add(project.key)
             for name in (row.get("always") or "").split():
                 always.setdefault(name, set()).add(project.key)
     return partial, always

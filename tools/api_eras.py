@@ -37,8 +37,9 @@ PROJECTS = {
         "1.0.0", "1.0.1", "1.0.2", "1.0.3", "1.0.4", "1.0.5")]),
     # the last master commit is what `pip install` of GitHub's master gives (version 0.2.dev1)
     "lasagne": ("Lasagne", "lasagne", [("0.1", "v0.1"), ("0.2.dev1", "5d3c63cb315c50b1cbd27a6bc8664b406f34dd99")]),
-    # 1.0.0 ... 2.3.1: the releases with a Theano backend (2.4 is TensorFlow only)
+    # 0.1.0 ... 2.3.1: the releases on Theano (0.1 and 0.2 on Theano alone; 2.4 is TensorFlow only)
     "keras": ("Keras", "keras", [(v, v) for v in (
+        "0.1.0 0.1.1 0.1.2 0.1.3 0.2.0 0.3.0 0.3.1 0.3.2 0.3.3 "
         "1.0.0 1.0.1 1.0.2 1.0.3 1.0.4 1.0.5 1.0.6 1.0.7 1.0.8 1.1.0 1.1.1 1.1.2 1.2.0 1.2.1 1.2.2 "
         "2.0.0 2.0.1 2.0.2 2.0.3 2.0.4 2.0.5 2.0.6 2.0.7 2.0.8 2.0.9 2.1.0 2.1.1 2.1.2 2.1.3 2.1.4 "
         "2.1.5 2.1.6 2.2.0 2.2.1 2.2.2 2.2.3 2.2.4 2.2.5 2.3.0 2.3.1").split()]),
@@ -49,6 +50,12 @@ PROJECTS = {
     "fuel": ("Fuel", "fuel", [("0.0.1", "v0.0.1"), ("0.1.0", "v0.1"), ("0.1.1", "v0.1.1"), ("0.2.0", "0.2.0"),
                               ("0.2.0+master", "1d6292dc25e3a115544237e392e61bff6631d23c")]),
 }
+
+# The release from which a project's line is judged first (kb_api_eras.Project.judged_from): Keras
+# 1.0 rewrote the API of 0.x, and legacy code meets a newer Keras far more often than Keras 0.x, so
+# the 0.x releases decide only what 1.0 and later leave open (a name only 0.x has, or one every
+# later release has).
+JUDGED_FROM = {"keras": "1.0.0"}
 
 
 class Parsed(NamedTuple):
@@ -180,7 +187,7 @@ def build(key: str, git: str, python2: str | None) -> dict:
     (in every release of the project) or `range [cite ...]`, citing the file and line that binds
     the name at its first release (when not the project's first) and at its last (when not the
     project's last); a cite without a file is the module's own file at that release."""
-    label, top, releases = PROJECTS[key]
+    _, top, releases = PROJECTS[key]
     at = [exported(parse_release(_tree(git, tag, top), python2)) for _, tag in releases]
     labels, last = [r for r, _ in releases], len(releases) - 1
     modules: dict[str, dict] = {}
@@ -211,7 +218,16 @@ def build(key: str, git: str, python2: str | None) -> dict:
         if varying:
             row["names"] = varying
         modules[module] = row
-    return {"label": label, "releases": labels, "tags": [t for _, t in releases], "modules": modules}
+    return {**head(key), "modules": modules}
+
+
+def head(key: str, releases: list[tuple[str, str]] | None = None) -> dict:
+    """A project's label, releases (by default those of PROJECTS), tags and (where set) the release
+    it is judged from."""
+    label, _, read = PROJECTS[key]
+    releases = read if releases is None else releases
+    return {"label": label, "releases": [r for r, _ in releases], "tags": [t for _, t in releases],
+            **({"judged_from": JUDGED_FROM[key]} if key in JUDGED_FROM else {})}
 
 
 HEADER = """\
@@ -220,6 +236,7 @@ HEADER = """\
 #   releases / tags   the releases read, oldest first, and the git tag (or commit) of each:
 #                     github.com/Theano/Theano, github.com/Lasagne/Lasagne, github.com/keras-team/keras,
 #                     github.com/mila-iqia/blocks, github.com/mila-iqia/fuel
+#   judged_from       the releases before it decide only what the later ones leave open (Keras 0.x)
 #   modules.M.in      the releases that have module M (a stub that raises on import counts as absent)
 #   path / paths      M's file at its newest release (paths: the file per release where it moved)
 #   always            names bound in M at every release read

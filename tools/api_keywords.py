@@ -27,6 +27,7 @@ HEADER = """\
 #   releases / tags   the releases read, oldest first, and the git tag (or commit) of each
 #                     (github.com/Theano/Theano, github.com/Lasagne/Lasagne, github.com/keras-team/keras,
 #                     github.com/mila-iqia/blocks, github.com/mila-iqia/fuel)
+#   judged_from       the releases before it decide only what the later ones leave open (Keras 0.x)
 #   calls.NAME        NAME as Python prints it in `NAME() got an unexpected keyword argument`: a
 #                     function (`scan`), or `Class.__init__` / `Class.method` (Python 3.10 and later
 #                     print the class; earlier ones only `__init__` or `method`). One row per module:
@@ -39,7 +40,7 @@ HEADER = """\
 
 
 def build(key: str, git: str, python2: str | None) -> dict:
-    label, top, _ = api_eras.PROJECTS[key]
+    _, top, _ = api_eras.PROJECTS[key]
     releases = RELEASES[key]
     labels = [r for r, _ in releases]
     seen: dict[tuple[str, str], dict[int, tuple[str, int, list[str], bool]]] = {}
@@ -63,7 +64,7 @@ def build(key: str, git: str, python2: str | None) -> dict:
         varkw = [i for i in have if at[i][3]]
         head = f"{module} {ranges(have, labels, sep=',')}" + (f" **{ranges(varkw, labels, sep=',')}" if varkw else "")
         calls.setdefault(call, []).append(" | ".join([head] + tokens))
-    return {"label": label, "releases": labels, "tags": [t for _, t in releases], "calls": calls}
+    return {**api_eras.head(key, releases), "calls": calls}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -258,7 +258,6 @@ def judge(use: Use, era: Era, installed: dict[str, tuple[str, int, str]], causes
     within = kb_api_eras.lookup(use.module) if use.name and era.name and not span else None
     span = span or (within.have if within else tuple(range(len(project.releases))))
     era = era._replace(have=tuple(i for i in era.have if i in span))
-    first, last = span[0], span[-1]
     seen = installed.get(project.key)
     version = kb_api_eras.parse_version(seen[0]) if seen else None
     if not era.have or era.have == span or (version is not None and era.has(version)):
@@ -267,9 +266,10 @@ def judge(use: Use, era: Era, installed: dict[str, tuple[str, int, str]], causes
         older, newer = era.newest_before(version), era.oldest_after(version)
         if (older is None) == (newer is None):
             return None  # releases on both sides of the installed one have it: not decided here
-        too_new, confidence = newer is None, "high"
+        too_new, confidence, judged = newer is None, "high", era.have
     else:
-        gone, late = era.have[-1] != last, era.have[0] != first
+        judged, line = _judged_line(era, span)
+        gone, late = judged[-1] != line[-1], judged[0] != line[0]
         if gone == late and not gone:
             return None  # both ends have it, a release between does not: a guess either way
         # only middle releases have it: most likely a newer one is installed, but the log does not say
@@ -282,7 +282,16 @@ def judge(use: Use, era: Era, installed: dict[str, tuple[str, int, str]], causes
     if moved and version is None:
         confidence = "low"  # the releases without it have it elsewhere: maybe only the import path is wrong
     cause = causes[CAUSES[project.key][0 if too_new else 1]]
-    return _finding(use, era, cause, too_new, confidence, seen, version, moved)
+    return _finding(use, era, cause, too_new, confidence, seen, version, moved, judged)
+
+
+def _judged_line(era: Era, span: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(the releases with the name, the releases) that decide which way the code leans: those of
+    the project's judged line (Keras 1.0 on) where that line has the name in some releases but not
+    all; else all of them (a name only Keras 0.x has, or one every later release has)."""
+    line = tuple(i for i in span if i >= era.project.judged_from)
+    have = tuple(i for i in era.have if i >= era.project.judged_from)
+    return (have, line) if have and len(have) != len(line) else (era.have, span)
 
 
 def _moved(era: Era) -> tuple[str, ...]:
@@ -300,7 +309,10 @@ def _moved(era: Era) -> tuple[str, ...]:
 
 
 def _finding(use: Use, era: Era, cause: Cause, too_new: bool, confidence: str,
-             seen: tuple[str, int, str] | None, version: Version | None, moved: tuple[str, ...]) -> Finding:
+             seen: tuple[str, int, str] | None, version: Version | None, moved: tuple[str, ...],
+             judged: tuple[int, ...]) -> Finding:
+    """``judged``: the releases with the name that decided (_judged_line): a newer release needed
+    is the first of them."""
     project = era.project
     what = use.said or (f"`{use.module}.{use.name}`" if use.name else f"the module `{use.module}`")
     if too_new:
@@ -314,7 +326,7 @@ def _finding(use: Use, era: Era, cause: Cause, too_new: bool, confidence: str,
             remedy += f"; {project.releases[era.have[-1] + 1]} has `{use.name}` in " + \
                 ", ".join(f"`{m}`" for m in moved)
     else:
-        index = era.oldest_after(version) if version is not None else era.have[0]
+        index = era.oldest_after(version) if version is not None else judged[0]
         assert index is not None
         index = next((i for i in era.have if i >= index and not project.version(i).is_prerelease), index)
         said = f"The code uses {what}, which {project.label} has only from {project.releases[index]} on ({era.span()})"
