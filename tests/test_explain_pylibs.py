@@ -136,3 +136,40 @@ def test_texts_with_several_roots_ask_for_what_would_decide():
     assert [(f.cause, f.confidence) for f in found] == [("python2-code-on-python3", "low")] and found[0].asks
     # Python 2 has the names Python 3 removed: its own messages about them are no Python 3 removal
     assert not [f for f in explain_text("ImportError: No module named cgi\n").findings if f.confidence != "low"]
+
+
+def _pip_install_under_c_locale(env: str, requirement: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    python = legacy_envs.env_python(legacy_envs.ensure_env(env))
+    command = [str(python), "-m", "pip", "install", "--disable-pip-version-check", "--no-input", "--no-deps",
+               "--target", str(tmp_path / env), requirement]
+    return subprocess.run(command, capture_output=True, text=True, timeout=600,
+                          env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "LC_ALL": "C", "LANG": "C"})
+
+
+def test_lasagne_01_setup_under_the_c_locale(tmp_path):
+    # Lasagne 0.1's setup.py reads CHANGES.rst (with non-ASCII names) with open(): ASCII under C on 3.6
+    failed = _pip_install_under_c_locale("theano090_py36", "lasagne==0.1", tmp_path)
+    log = failed.stdout + failed.stderr
+    assert failed.returncode != 0 and "UnicodeDecodeError: 'ascii' codec can't decode" in log
+    first = explain_text(log).recognised[0]
+    assert (first.cause, first.confidence) == ("setup-reads-text-with-ascii-locale", "medium")
+    # Python 3.7 reads UTF-8 under the C locale (PEP 540): the same release installs
+    assert _pip_install_under_c_locale("healthy37", "lasagne==0.1", tmp_path).returncode == 0
+    # the same decode error raised by the code of a run is no install matter
+    run = log.replace('setup.py", line', 'train.py", line')
+    assert "setup-reads-text-with-ascii-locale" not in {f.cause for f in explain_text(run).recognised}
+
+
+# IPython 4.1.1 and what it imports (its setup.py), without ipywidgets
+IPYTHON_411 = ("ipython==4.1.1", "traitlets==4.3.3", "ipython_genutils==0.2.0", "decorator==4.4.2",
+               "pickleshare==0.7.5", "simplegeneric==0.8.1", "pexpect==4.8.0", "ptyprocess==0.7.0")
+
+
+def test_ipython_4s_shim_of_a_package_it_split_out(tmp_path):
+    # early PyMC3's interactive sampler: a widget class of IPython 3's layout
+    python = str(legacy_envs.env_python(legacy_envs.ensure_env("theano090_py36")))
+    code = "from IPython.html import widgets\nclass Sampler(widgets.DOMWidget):\n    pass\n"
+    log = traceback_of(python, code, tmp_path, {"PYTHONPATH": str(legacy_envs.release(python, *IPYTHON_411))})
+    assert "shimmodule.py" in log and log.rstrip().endswith("AttributeError: DOMWidget")
+    first = explain_text(log).recognised[0]
+    assert (first.cause, first.confidence) == ("ipython-shim-package-missing", "medium")

@@ -119,7 +119,7 @@ CASES = [
      "flag warn.reduce_join to False.\n", "theano-old-bug-notice", "medium"),
     ("UserWarning: Your g++ compiler fails to compile OpenMP code. We know this happen with some version of the "
      "EPD mingw compiler and LLVM compiler on Mac OS X. We disable openmp everywhere in Theano.\n",
-     "cpu-tuning-flags-skipped", "medium"),
+     "openmp-unsupported-compiler", "medium"),
     # theano/tensor/signal/pool.py:91 and :136 (rel-1.0.5), theano/compile/pfunc.py:274
     ("/home/u/env/lib/python3.6/site-packages/theano/tensor/signal/pool.py:96: UserWarning: DEPRECATION: the 'ds' "
      "parameter is not going to exist anymore as it is going to be replaced by the parameter 'ws'.\n",

@@ -8,9 +8,11 @@ from __future__ import annotations
 import os
 import subprocess
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
+from tests.explain_tables import traceback_of
 from theanodoctor import kb_causes, knowledge
 from theanodoctor.explain import explain_text
 from theanodoctor.sources import problem
@@ -198,3 +200,14 @@ def test_a_dtype_difference_stays_the_floatx_cause() -> None:
     text = ("TypeError: Cannot convert Type TensorType(float64, matrix) (of Variable X) into Type "
             "TensorType(float32, matrix). You can try to manually convert X into a TensorType(float32, matrix).")
     assert [(f.cause, f.confidence) for f in explain_text(text).findings][:1] == [("input-dtype-mismatch", "high")]
+
+
+def test_the_c_code_refusing_an_array_of_another_integer_type(legacy_python: Callable[[str], str],
+                                                                theano_home: Path, tmp_path: Path) -> None:
+    # a function that trusts its input (as PyMC3's samplers' functions do) skips the Python-side cast:
+    # the C code checks the array's type number (int32 is 5 on Linux; 7, C long, on Windows)
+    code = ("import numpy as np, theano, theano.tensor as T\ni = T.lvector('i')\nf = theano.function([i], i * 2)\n"
+            "f.trust_input = True\nf(np.arange(3, dtype='int32'))\n")
+    log = traceback_of(legacy_python("healthy37"), code, tmp_path)
+    assert "TypeError: expected type_num 7 (NPY_INT64) got 5" in log
+    assert [(f.cause, f.confidence) for f in explain_text(log).findings][:1] == [("input-dtype-mismatch", "medium")]

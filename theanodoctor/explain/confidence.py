@@ -7,7 +7,8 @@ shows that what it names is not why the run failed.
 - A warning (or an error Theano only reported and then went on without, see ``warning_ids``) is
   low when the log ends in an exception (or shows a traceback whose end the paste lacks, or a
   process killed by a signal: a segmentation fault, an abort, the out-of-memory killer), or
-  shows a failure (a generic error such as a failed compilation), that no specific error explains.
+  shows a failure (a generic error such as a failed compilation), that no specific error explains,
+  unless an error of the log points to the warning's own cause.
 - A generic error (pygpu could not initialise, a compile failed) names no cause on its own: it
   is low unless a specific error, or a cause known to lead to it, is stated beside it."""
 
@@ -50,7 +51,11 @@ def confidences(scan: ScanResult, causes: dict[str, Cause], warnings: set[str]) 
     _demote_lone_generic_errors(scan, causes, found, warnings)
     explained = any(sig_id not in warnings and level != "low" for sig_id, level in found.items())
     if run_failed(scan, causes, warnings) and not explained:
-        found.update({sig_id: "low" for sig_id in scan.hits if sig_id in warnings})
+        # a warning of the cause an error of this log also points to (Theano's warning that a
+        # compiledir's module is gone, then its exit handler failing on the same folder) is that failure
+        erred = {hit.signature.cause for sig_id, hit in scan.hits.items() if sig_id not in warnings}
+        found.update({sig_id: "low" for sig_id, hit in scan.hits.items()
+                      if sig_id in warnings and hit.signature.cause not in erred})
     return found
 
 
