@@ -155,6 +155,35 @@ def test_the_python_in_the_log_silences_a_reading_it_contradicts(tmp_path):
     assert _first(log3) == ("python2-code-on-python3", "medium"), log3
 
 
+def test_a_float_slice_bound_on_python2_is_the_newer_numpy(tmp_path):
+    """numpy 1.12+ refuses a float slice bound that numpy 1.11 truncated; Python 2 prints the same
+    text as Python 3, so only the Python the log's paths show (an Anaconda2 base is 2.7) decides."""
+    code = "import numpy as np\nn = 5\nnp.zeros(n)[n / 2.0:]"
+    python = str(legacy_envs.env_python(legacy_envs.ensure_env("py27")))  # numpy 1.16
+    log = _run(python, code, tmp_path).stderr.decode("utf-8", "replace")
+    assert "slice indices must be integers or None or have an __index__ method" in log
+    older = str(legacy_envs.env_python(legacy_envs.ensure_env("theano082_py27")))  # numpy 1.11 only warns
+    assert _run(older, code, tmp_path).returncode == 0
+    # the traceback of a script shows no Python; with an Anaconda2 base's path it is Python 2.7,
+    # with an environment of Anaconda3 (`envs\py27`) the Python is not told by the path
+    assert "numpy-too-new-for-code" not in [f.cause for f in explain_text(log).recognised]
+    message = log.strip().splitlines()[-1] + "\n"
+    frame = '  File "C:\\Users\\u\\{}\\lib\\multiprocessing\\process.py", line 258, in _bootstrap\n'
+    assert _first(frame.format("Anaconda2") + message) == ("numpy-too-new-for-code", "medium")
+    assert _first(frame.format("Anaconda3\\envs\\py27") + message) is None
+
+
+def test_python2s_wording_of_a_float_index_names_the_python(tmp_path):
+    """`cannot be interpreted as an index` is Python 2's wording (Python 3: `as an integer`)."""
+    code = "import numpy as np\nnp.zeros((np.float64(2.0), 3))"
+    py2 = _run(str(legacy_envs.env_python(legacy_envs.ensure_env("py27"))), code, tmp_path).stderr.decode()
+    py3 = _run(str(legacy_envs.env_python(legacy_envs.ensure_env("healthy37"))), code, tmp_path).stderr.decode()
+    assert py2.strip().endswith("object cannot be interpreted as an index")
+    assert py3.strip().endswith("object cannot be interpreted as an integer")
+    assert _first(py2.strip().splitlines()[-1]) == ("numpy-too-new-for-code", "medium")
+    assert _first(py3.strip().splitlines()[-1]) == ("python2-code-on-python3", "medium")
+
+
 def test_the_interpreter_banner_names_the_python():
     from theanodoctor.explain.pyera import python_hint
 
@@ -162,10 +191,12 @@ def test_the_interpreter_banner_names_the_python():
     assert python_hint(r'  File "C:\Python27\lib\site-packages\theano\__init__.py", line 1') == "2.7"
     assert python_hint('  File "/usr/lib/python3.6/pickle.py", line 1') == "3.6"
     assert python_hint("I use python 3.8 on Ubuntu") is None
-    banner = ("Python 2.7.18 (default, Apr 20 2020, 19:27:10)\n"
-              "TypeError: 'float' object cannot be interpreted as an index\n")
-    assert _first(banner) == ("numpy-too-new-for-code", "medium")
-    assert _first(banner.replace("2.7.18", "3.8.5")) == ("python2-code-on-python3", "medium")
+    assert python_hint(r'  File "C:\Users\u\Anaconda2\lib\multiprocessing\process.py", line 1') == "2.7"
+    assert python_hint(r'  File "C:\Users\u\Anaconda2\envs\py36\lib\site.py", line 1') is None
+    banner = ("Python 3.8.5 (default, Apr 20 2020, 19:27:10)\n"
+              "TypeError: slice indices must be integers or None or have an __index__ method\n")
+    assert _first(banner.replace("3.8.5", "2.7.18")) == ("numpy-too-new-for-code", "medium")
+    assert _first(banner) is None  # Python 3's reading of the text is only a hint
 
 
 @pytest.mark.parametrize("code", ["import theano.tensor as T\nx = T.matrix()\nn = 6\nT.reshape(x, (4, n / 4))",

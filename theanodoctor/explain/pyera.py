@@ -22,7 +22,9 @@ _CARET_LINE = re.compile(r"^[\s^~]*[\^~][\s^~]*$")
 # `Python 3.8.5 (default, ...` printed by the interpreter or a notebook.
 PYTHON_IN_PATH = re.compile(r"[/\\][Pp]ython(?P<major>[23])\.?(?P<minor>\d{1,2})(?:m|t|d|dm)?[/\\]")
 PYTHON_BANNER = re.compile(r"\bPython (?P<major>[23])\.(?P<minor>\d{1,2})\.\d+\S* \((?:default|main|tags/|v\d)")
-HINT_TEXTS = ("site-packages", "/lib/python", "\\python", "python 2.", "python 3.")  # lower-cased
+# Anaconda2 / Miniconda2 install Python 2.7 (their own base, not an environment under envs/)
+CONDA2 = re.compile(r"[/\\](?:[Aa]na|[Mm]ini)conda2[/\\](?![Ee]nvs[/\\])")
+HINT_TEXTS = ("site-packages", "/lib/python", "\\python", "python 2.", "python 3.", "conda2")  # lower-cased
 
 
 def shown_code(lines: Sequence[str], index: int) -> str | None:
@@ -37,9 +39,11 @@ def shown_code(lines: Sequence[str], index: int) -> str | None:
 
 
 def python_hint(line: str) -> str | None:
-    """A Python version (major.minor) a log line names by its paths or banner."""
+    """A Python version (major.minor) a log line names by its paths (an Anaconda2 base: 2.7) or banner."""
     found = PYTHON_IN_PATH.search(line) or PYTHON_BANNER.search(line)
-    return f"{found['major']}.{found['minor']}" if found else None
+    if found:
+        return f"{found['major']}.{found['minor']}"
+    return "2.7" if CONDA2.search(line) else None
 
 
 def _text(line: str) -> str:
