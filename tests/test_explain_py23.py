@@ -62,6 +62,9 @@ PY3_CODE = [
     ("from shutil import which", "high"),
     ("from collections import ChainMap", "high"),
     ("import os\nos.makedirs('made', exist_ok=True)", "high"),
+    ("import pickle\nwith open('d.pkl', 'wb') as f:\n    pickle.dump(1, f)\n"
+     "pickle.load(open('d.pkl', 'rb'), encoding='latin1')", "medium"),
+    ("text = open('notes.txt', 'w', encoding='utf-8')", "medium"),
     ("# caf\u00e9, a comment in UTF-8\nx = 1\nraise SystemExit(0 if x else 1)", "medium"),
 ]
 
