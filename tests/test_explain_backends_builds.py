@@ -96,6 +96,11 @@ def test_an_older_six_first_on_the_path_breaks_theanos_import(legacy_python: Cal
     # the same error without the code line that shows the import: the usual cause, not the named one
     bare = "\n".join(line for line in log.splitlines() if "from six import" not in line)
     assert _found(bare)[0] == ("six-too-old", "medium")
+    # six 1.4.1 (macOS's own Python shipped it) cannot import six.moves.cPickle as a module (Theano 0.8.2)
+    python = legacy_python("theano082_py27")
+    log = traceback_of(python, "import theano", tmp_path, _in_front(python, "six==1.4.1"))
+    assert "import six.moves.cPickle as pickle" in log and log.rstrip().endswith("No module named cPickle")
+    assert _found(log)[0] == ("six-too-old", "medium")
 
 
 def test_what_the_prose_says_is_missing_is_looked_up_at_medium(legacy_python: Callable[[str], str],
