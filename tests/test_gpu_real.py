@@ -20,9 +20,11 @@ import pytest
 from tests import legacy_envs
 from tests.cli_helpers import doctor, result
 from tests.driver_standins import driver_folder
+from tests.explain_tables import traceback_of
 from tests.pygpu_build import unpacked_debs
 from tests.test_checks import judge, snapshot
 from tests.test_checks import result as judged
+from theanodoctor.explain import explain_text
 
 PYTHONS = ("gpu37", "gpu27")
 
@@ -303,6 +305,17 @@ def test_a_device_theano_rejects_is_an_error(legacy_python: Callable[[str], str]
     # The cause quoted is what this Theano really says.
     assert 'Invalid value ("cpu0") for configuration variable "device"' in " ".join(
         result(doc, "theano-import")["details"] + [result(doc, "theano-import")["message"]])
+
+
+@pytest.mark.parametrize("device", ["opencl0", "gpu0"])
+def test_a_device_name_pygpu_refuses(device: str, legacy_python: Callable[[str], str], theano_home: Path,
+                                     tmp_path: Path) -> None:
+    log = traceback_of(legacy_python("gpu37"), f"import pygpu\npygpu.init('{device}')", tmp_path)
+    assert "OpenCL name incorrect" in log or "Unknown device format" in log
+    assert [(f.cause, f.confidence) for f in explain_text(log).recognised][:1] == [("device-name-invalid", "high")]
+    # the message quoted in a post's sentence is not this run's refusal
+    told = "A malformed name still returns `" + log.strip().splitlines()[-1] + "`, but opencl0:0 fails too.\n"
+    assert "device-name-invalid" not in {f.cause for f in explain_text(told).recognised}
 
 
 @pytest.mark.parametrize("status, reason", [
