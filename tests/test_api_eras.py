@@ -57,6 +57,8 @@ KERAS_033_SDIST_ONLY = {"keras.old_models", "keras.layers.custom", "keras.layers
     ("theano103_np116", "theano", "1.0.3", set()), ("healthy37", "theano", "1.0.5", set()),
     # a Keras 0.x: its releases decide only what Keras 1.0 and later leave open
     ("theano082_py27", "keras", "0.3.3", KERAS_033_SDIST_ONLY),
+    # PyMC3's wheel from PyPI (the table reads its sdists, tagged as upstream's)
+    ("pymc39", "pymc3", "3.9.3", set()),
 ])
 def test_the_table_matches_an_installed_release(env: str, key: str, release: str, sdist_only: set[str]) -> None:
     python = ensure(env)
@@ -316,3 +318,33 @@ def test_python310_names_the_class_of_a_refused_keyword(tmp_path: Path) -> None:
     assert "is Theano's" in alone[0].asks[-1]
     # a call of that name the table does not know, or a keyword no release takes: nothing
     assert not _era_findings("import theano\nTypeError: scan() got an unexpected keyword argument 'no_such'\n")
+
+
+@pytest.mark.parametrize(("code", "message", "said"), [
+    # the variational functions of PyMC3 3.0-3.2 (a book's notebook on PyMC3 3.4)
+    ("import pymc3 as pm\nmu, sds, elbo = pm.variational.advi(n=100)\n",
+     "AttributeError: module 'pymc3.variational' has no attribute 'advi'",
+     "install PyMC3 3.2 (the newest release with it)"),
+    # a class of PyMC3 3.2 on, in a notebook of the master branch run on PyMC3 3.1
+    ("from pymc3 import KLqp\n", "ImportError: cannot import name 'KLqp' from 'pymc3'", "install PyMC3 3.2 or newer"),
+])
+def test_pymc3_names_of_other_releases(tmp_path: Path, code: str, message: str, said: str) -> None:
+    _stub(tmp_path, {"pymc3/__init__.py": "from . import variational\n", "pymc3/variational/__init__.py": ""})
+    text = _run(ensure("healthy37"), code, tmp_path)
+    assert message in text
+    (first,) = _era_findings(text)
+    assert (first.cause, first.confidence) == ("pymc3-version-mismatch", "medium")
+    assert said in first.details[0] and "PyMC3 v3." in first.signature_sources[0]
+
+
+
+def test_a_release_the_post_names_that_has_the_name_leaves_only_a_hint() -> None:
+    # pm.floatX is in PyMC3 3.1 and later: a post on 3.2 that misses it runs another environment
+    message = "AttributeError: module 'pymc3' has no attribute 'floatX'\n"
+    (alone,) = _era_findings(message)
+    assert (alone.cause, alone.confidence) == ("pymc3-version-mismatch", "medium")
+    (told,) = _era_findings("MacOS, Python 3.6.3, pyfolio 0.8.0, pymc3 3.2\n" + message)
+    assert told.confidence == "low" and "another environment" in told.details[-1] and told.asks
+    # a release the post names that lacks it changes nothing: the table still decides
+    (older,) = _era_findings("I have pymc3 3.0\n" + message)
+    assert older.confidence == "medium"

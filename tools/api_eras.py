@@ -1,13 +1,16 @@
-"""Write profiles/api_eras.yaml: which releases of Theano, Lasagne, Keras, Blocks and Fuel have each
-public module and each public module-level name, read from the release trees with `ast` (never
-imported).
+"""Write profiles/api_eras.yaml: which releases of Theano, Lasagne, Keras, Blocks, Fuel and PyMC3
+have each public module and each public module-level name, read from the release trees with `ast`
+(never imported).
 
-    python tools/api_eras.py THEANO_GIT LASAGNE_GIT KERAS_GIT BLOCKS_GIT FUEL_GIT [-o profiles/api_eras.yaml]
+    python tools/api_eras.py THEANO_GIT LASAGNE_GIT KERAS_GIT BLOCKS_GIT FUEL_GIT PYMC3_GIT
+        [-o profiles/api_eras.yaml]
 
 Each argument is a git directory (a clone or a bare mirror) of github.com/Theano/Theano,
-github.com/Lasagne/Lasagne, github.com/keras-team/keras, github.com/mila-iqia/blocks and
-github.com/mila-iqia/fuel. Not run in CI: the committed table is
-re-checked against real installed releases by tests/test_api_eras.py.
+github.com/Lasagne/Lasagne, github.com/keras-team/keras, github.com/mila-iqia/blocks,
+github.com/mila-iqia/fuel and github.com/pymc-devs/pymc; for PyMC3 a git directory whose tags
+(v3.0 ... v3.11.5, named as upstream's) hold the `pymc3/` folder of each release's PyPI sdist
+will do: `pip download --no-deps --no-binary :all: pymc3==X`, one commit per release. Not run in
+CI: the committed table is re-checked against real installed releases by tests/test_api_eras.py.
 
 A module is present at a release when its file is there and its top level does not raise
 unconditionally (Theano 0.10's `theano.sandbox.cuda` is such a stub). Its names are what its top
@@ -49,6 +52,11 @@ PROJECTS = {
                                     ("0.2.0+master", "c69c2dc2b9c90a8eac9e432690eb59ff99d2f28a")]),
     "fuel": ("Fuel", "fuel", [("0.0.1", "v0.0.1"), ("0.1.0", "v0.1"), ("0.1.1", "v0.1.1"), ("0.2.0", "0.2.0"),
                               ("0.2.0+master", "1d6292dc25e3a115544237e392e61bff6631d23c")]),
+    # PyMC3 on Theano: 3.0 ... 3.9 (Theano), 3.10 and 3.11 (Theano-PyMC); the last of each minor.
+    # From 3.7 on pymc3.plots (and in 3.11 pymc3.stats) also re-export ArviZ's functions at run
+    # time, with setattr: those names are not in the table.
+    "pymc3": ("PyMC3", "pymc3", [(v, "v" + v) for v in (
+        "3.0 3.1 3.2 3.3 3.4.1 3.5 3.6 3.7 3.8 3.9.3 3.10.0 3.11.5").split()]),
 }
 
 # The release from which a project's line is judged first (kb_api_eras.Project.judged_from): Keras
@@ -231,11 +239,12 @@ def head(key: str, releases: list[tuple[str, str]] | None = None) -> dict:
 
 
 HEADER = """\
-# Which releases of Theano, Lasagne, Keras, Blocks and Fuel have each public module and module-level
-# name, read from the release trees with `ast` by tools/api_eras.py (do not edit by hand; re-run it).
+# Which releases of Theano, Lasagne, Keras, Blocks, Fuel and PyMC3 have each public module and
+# module-level name, read from the release trees with `ast` by tools/api_eras.py (do not edit by
+# hand; re-run it).
 #   releases / tags   the releases read, oldest first, and the git tag (or commit) of each:
 #                     github.com/Theano/Theano, github.com/Lasagne/Lasagne, github.com/keras-team/keras,
-#                     github.com/mila-iqia/blocks, github.com/mila-iqia/fuel
+#                     github.com/mila-iqia/blocks, github.com/mila-iqia/fuel, github.com/pymc-devs/pymc
 #   judged_from       the releases before it decide only what the later ones leave open (Keras 0.x)
 #   modules.M.in      the releases that have module M (a stub that raises on import counts as absent)
 #   path / paths      M's file at its newest release (paths: the file per release where it moved)

@@ -1,8 +1,8 @@
-"""Write profiles/api_keywords.yaml: which releases of Theano, Lasagne, Keras, Blocks and Fuel let a
-call pass each keyword, for every public function, class constructor and method whose keywords
+"""Write profiles/api_keywords.yaml: which releases of Theano, Lasagne, Keras, Blocks, Fuel and PyMC3
+let a call pass each keyword, for every public function, class constructor and method whose keywords
 changed between releases, read from the release trees with `ast` (never imported).
 
-    python tools/api_keywords.py THEANO_GIT LASAGNE_GIT KERAS_GIT BLOCKS_GIT FUEL_GIT --python2 PY27
+    python tools/api_keywords.py THEANO_GIT LASAGNE_GIT KERAS_GIT BLOCKS_GIT FUEL_GIT PYMC3_GIT --python2 PY27
         [-o profiles/api_keywords.yaml]
 
 The arguments are those of tools/api_eras.py; Theano is read from rel-0.6 on (code of its time
@@ -21,12 +21,12 @@ RELEASES = {key: ([("0.6", "rel-0.6")] if key == "theano" else []) + releases
             for key, (_, _, releases) in api_eras.PROJECTS.items()}
 
 HEADER = """\
-# Which releases of Theano, Lasagne, Keras, Blocks and Fuel let a call pass each keyword, read from
-# the release trees with `ast` by tools/api_keywords.py (do not edit by hand; re-run it). Only calls
-# whose keywords changed between the releases read are listed.
+# Which releases of Theano, Lasagne, Keras, Blocks, Fuel and PyMC3 let a call pass each keyword, read
+# from the release trees with `ast` by tools/api_keywords.py (do not edit by hand; re-run it). Only
+# calls whose keywords changed between the releases read are listed.
 #   releases / tags   the releases read, oldest first, and the git tag (or commit) of each
 #                     (github.com/Theano/Theano, github.com/Lasagne/Lasagne, github.com/keras-team/keras,
-#                     github.com/mila-iqia/blocks, github.com/mila-iqia/fuel)
+#                     github.com/mila-iqia/blocks, github.com/mila-iqia/fuel, github.com/pymc-devs/pymc)
 #   judged_from       the releases before it decide only what the later ones leave open (Keras 0.x)
 #   calls.NAME        NAME as Python prints it in `NAME() got an unexpected keyword argument`: a
 #                     function (`scan`), or `Class.__init__` / `Class.method` (Python 3.10 and later

@@ -1,4 +1,4 @@
-"""Legacy code meeting another release of Theano, Lasagne, Keras, Blocks or Fuel: a name or module
+"""Legacy code meeting another release of Theano, Lasagne, Keras, Blocks, Fuel or PyMC3: a name or module
 the code uses that the installed release does not have, looked up in the release table
 (profiles/api_eras.yaml, read from the release trees).
 
@@ -52,7 +52,8 @@ _PROSE_MISSING = re.compile(r"(?P<dotted>\b(?:theano|lasagne|keras)(?:\.\w+)+)[`
 _PROSE_IMPORT = re.compile(r"\bimport\s*error\s+(?:on|for)\s+(?:the\s+)?[`'\"]?(?P<name>\w+)", re.I)
 # The aliases the libraries' own documentation imports them under (`import theano.tensor as T`,
 # `from keras import backend as K`); any other prefix is matched against the table's module names.
-ALIASES = {"T": "theano.tensor", "tt": "theano.tensor", "tensor": "theano.tensor", "K": "keras.backend"}
+ALIASES = {"T": "theano.tensor", "tt": "theano.tensor", "tensor": "theano.tensor", "K": "keras.backend",
+           "pm": "pymc3"}
 # An import statement above the message: the code line of a traceback, a line of the context an
 # IPython traceback prints (`---> 42 from keras.regularizers import l2, activity_l2`), or one the
 # post quotes in its prose (`from keras.layers import Convolution3D`).
@@ -66,7 +67,8 @@ CAUSES = {"theano": ("theano-too-new-for-code", "theano-too-old-for-code"),
           "lasagne": ("lasagne-too-new", "lasagne-too-old"),
           "keras": ("keras-version-mismatch", "keras-version-mismatch"),
           "blocks": ("fuel-blocks-version-mismatch", "fuel-blocks-version-mismatch"),
-          "fuel": ("fuel-blocks-version-mismatch", "fuel-blocks-version-mismatch")}
+          "fuel": ("fuel-blocks-version-mismatch", "fuel-blocks-version-mismatch"),
+          "pymc3": ("pymc3-version-mismatch", "pymc3-version-mismatch")}
 SIGNATURE = "api-era"
 
 
@@ -95,6 +97,8 @@ def findings(watched: list[tuple[int, str, tuple[str, ...], str]], causes: dict[
             finding = _unnamed_owner(use, installed, causes)
         if finding and use.prose and finding.confidence == "high":
             finding = replace(finding, confidence="medium")
+        if finding and finding.confidence != "low":
+            finding = _against_the_post(finding, shown)
         if finding and (finding.cause not in found or _rank(finding) < _rank(found[finding.cause][0])):
             found[finding.cause] = (finding, number)
     return list(found.values())
@@ -105,6 +109,26 @@ def installed_versions(shown: dict[str, Fact]) -> dict[str, tuple[str, int, str]
     prose states is not taken."""
     return {key: (fact.value, fact.line, fact.text) for key in CAUSES
             if (fact := shown.get(key)) is not None and not fact.said}
+
+
+def _against_the_post(finding: Finding, shown: dict[str, Fact]) -> Finding:
+    """The post says which release it runs (a claim, not a printed version) and that release has
+    the name: the code ran in another environment than the post describes, or the claim is
+    wrong; the release table no longer decides, so the finding is only a hint."""
+    project = next((p for p in kb_api_eras.projects().values() if p.label == finding.values["library"]), None)
+    said = shown.get(project.key) if project else None
+    if project is None or said is None or not said.said:
+        return finding
+    version = kb_api_eras.parse_version(said.value)
+    era = kb_api_eras.lookup(finding.values["module"], finding.values["name"] or None)
+    if version is None or era is None or not era.has(version):
+        return finding
+    told = (f"The post says {finding.values['library']} {said.value} (line {said.line}), which has it: the code "
+            "may run in another environment (a notebook's kernel, another interpreter) than the one the post names")
+    return replace(finding, confidence="low", details=finding.details + (told,),
+                   asks=finding.asks + (f"which {finding.values['library']} the failing interpreter imports "
+                                        f"(`python -c \"import {project.key}; print({project.key}.__version__)\"` "
+                                        "in the same environment)",))
 
 
 def _unnamed_owner(use: Use, installed: dict[str, tuple[str, int, str]], causes: dict[str, Cause]) -> Finding | None:
