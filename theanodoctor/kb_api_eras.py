@@ -1,4 +1,4 @@
-"""Which releases of Theano, Lasagne and Keras have a module or a module-level name:
+"""Which releases of Theano, Lasagne, Keras, Blocks, Fuel and PyMC3 have a module or a module-level name:
 ``profiles/api_eras.yaml``, written by tools/api_eras.py from the release trees.
 
 ``lookup("theano.tensor.nnet", "relu")`` gives the releases that have it and where it is bound at
