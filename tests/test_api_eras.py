@@ -112,6 +112,12 @@ def test_the_walker_marks_names_that_exist_only_under_a_condition() -> None:
     assert found["conditional"] == {"Conv3DLayer": 4, "mingw": 10}  # izip is bound in both branches
 
 
+def test_the_project_keys_read_from_the_text_are_the_tables_projects() -> None:
+    # what lets a module of another library (`numpy.bool`) skip the parse of the whole table
+    assert kb_api_eras.project_keys() == set(kb_api_eras.projects())
+    assert kb_api_eras.project_of("numpy.core") is None and kb_api_eras.project_of("pymc3.variational")
+
+
 def test_every_cited_release_file_is_a_source_a_user_can_open() -> None:
     relu = kb_api_eras.lookup("theano.tensor.nnet", "relu")
     assert relu is not None and relu.span() == "0.8.0-1.0.5"

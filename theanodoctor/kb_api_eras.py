@@ -7,12 +7,13 @@ its line); ``None`` when the module or name is in no release read (user code, an
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from packaging.version import InvalidVersion, Version
 
-from theanodoctor.knowledge import KnowledgeError, derived, load_table, table
+from theanodoctor.knowledge import KnowledgeError, derived, load_table, table, table_text
 
 API_ERAS = "api_eras.yaml"
 
@@ -69,8 +70,16 @@ def read_project(table_name: str, key: str, row: Any, modules: dict[str, Any]) -
     return Project(key, row["label"], releases, tags, modules, releases.index(first) if first else 0)
 
 
+@table
+def project_keys() -> frozenset[str]:
+    """The projects' keys, read from the table's text without parsing it: a module of another
+    library (`numpy.bool` in a log) is told apart without the large parse."""
+    return frozenset(re.findall(r"^  (\w+):\n    label:", table_text(API_ERAS), re.M))
+
+
 def project_of(module: str) -> Project | None:
-    return projects().get(module.split(".")[0])
+    key = module.split(".")[0]
+    return projects().get(key) if key in project_keys() else None
 
 
 def lookup(module: str, name: str | None = None) -> Era | None:

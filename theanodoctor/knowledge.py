@@ -97,14 +97,19 @@ def _construct_map(loader: _LineLoader, node: yaml.MappingNode) -> Any:
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_map)
 
 
+def table_text(name: str) -> str:
+    """The text of ``profiles/<name>``."""
+    try:
+        return resources.files("theanodoctor.profiles").joinpath(name).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise KnowledgeError(f"profiles/{name}: cannot read: {exc}") from exc
+
+
 @functools.cache
 def load_table(name: str) -> Any:
     """Parse ``profiles/<name>`` (safe YAML) once; every mapping knows its line number. Several
     typed tables come from one file, so the parse is shared (callers must not change it)."""
-    try:
-        text = resources.files("theanodoctor.profiles").joinpath(name).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise KnowledgeError(f"profiles/{name}: cannot read: {exc}") from exc
+    text = table_text(name)
     try:
         return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - _LineLoader is a SafeLoader
     except yaml.YAMLError as exc:
