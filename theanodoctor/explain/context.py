@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from .pyera import CONDA2
+
 LINES_PER_TRIGGER = 64
 MAX_SHOWN = 160
 
@@ -34,7 +36,6 @@ _PYTHON = (
     re.compile(r"\bcpython-(?P<a>[23])(?P<b>\d{1,2})", re.I),
     re.compile(r"[/\\]Python(?P<a>[23])(?P<b>\d{1,2})(?:-(?:32|64))?[/\\]", re.I),  # C:\Python36\, ...\Python\Python37\
     re.compile(r"-py(?P<v>[23]\.\d{1,2})\.egg\b", re.I),
-    re.compile(r"[/\\](?:ana|mini)conda(?P<v>2)[/\\](?!envs[/\\])", re.I),  # Anaconda2's own Python 2.7
 )
 _NAME = r"(?P<name>theano[-_]pymc|theano|numpy|keras|lasagne|pymc3)"
 _V = r"(?P<v>\d+\.\d+(?:\.\d+)*(?:\.?(?:rc|alpha|beta|a|b|dev|post)\d*)?)"
@@ -223,6 +224,8 @@ def _python(reader: FactReader, number: int, text: str, after: str) -> None:
             value = parts.get("v") or f"{parts['a']}.{parts['b']}"
             reader.note("python", value, number, text)
             return
+    if CONDA2.search(text):
+        reader.note("python", "2.7", number, text)
 
 
 def _versions(reader: FactReader, number: int, text: str, after: str) -> None:

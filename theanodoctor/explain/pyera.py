@@ -23,7 +23,7 @@ _CARET_LINE = re.compile(r"^[\s^~]*[\^~][\s^~]*$")
 PYTHON_IN_PATH = re.compile(r"[/\\][Pp]ython(?P<major>[23])\.?(?P<minor>\d{1,2})(?:m|t|d|dm)?[/\\]")
 PYTHON_BANNER = re.compile(r"\bPython (?P<major>[23])\.(?P<minor>\d{1,2})\.\d+\S* \((?:default|main|tags/|v\d)")
 # Anaconda2 / Miniconda2 install Python 2.7 (their own base, not an environment under envs/)
-CONDA2 = re.compile(r"[/\\](?:[Aa]na|[Mm]ini)conda2[/\\](?![Ee]nvs[/\\])")
+CONDA2 = re.compile(r"[/\\](?:ana|mini)conda2[/\\](?!envs[/\\])", re.I)
 HINT_TEXTS = ("site-packages", "/lib/python", "\\python", "python 2.", "python 3.", "conda2")  # lower-cased
 
 
