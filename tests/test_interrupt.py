@@ -295,3 +295,32 @@ def test_provision_stopped_while_conda_runs(tmp_path: Path, stop: str) -> None:
     code = doctor.stop(STOPS[stop])
     assert_stopped_cleanly(doctor, code, STOPS[stop], [int(p) for p in pids.read_text().split()])
     assert not prefix.exists()
+
+
+# The handler runs inside the finalizer: raise_signal() calls it before returning. The finalizer's
+# Stopped is dropped by Python, and the doctor must still stop where the main thread waits next.
+SWALLOWED = """\
+import signal, time
+from theanodoctor import stop
+stop.install()
+
+class Finalized:
+    def __del__(self):
+        signal.raise_signal(signal.{stop})
+
+try:
+    Finalized()
+    print("the finalizer is done", flush=True)
+    time.sleep(60)
+    print("not stopped")
+except stop.Stopped as exc:
+    print("stopped by", exc.name)
+"""
+
+
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])
+def test_a_stop_swallowed_by_a_finalizer_is_not_lost(stop: str) -> None:
+    done = subprocess.run([sys.executable, "-c", SWALLOWED.format(stop=stop)], capture_output=True, text=True,
+                          timeout=PATIENCE)
+    assert done.stdout.splitlines() == ["the finalizer is done", f"stopped by {stop}"], done
+    assert "Exception ignored" not in done.stderr, done.stderr
