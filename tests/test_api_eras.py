@@ -185,10 +185,18 @@ def test_a_signature_and_the_lookup_saying_the_same_give_one_finding(tmp_path: P
 
 def test_a_submodule_attribute_is_only_low(tmp_path: Path) -> None:
     # Python 2 sets a submodule as an attribute only once it is imported: absent may mean not imported
-    text = _run(ensure("py27"), "import theano.sandbox\ntheano.sandbox.cuda.dnn_available()\n", tmp_path)
-    assert "'module' object has no attribute 'cuda'" in text
+    text = _run(ensure("py27"), "import theano.sandbox\ntheano.sandbox.gpuarray.init_dev('cuda')\n", tmp_path)
+    assert "'module' object has no attribute 'gpuarray'" in text
     era = _era_findings(text)
     assert [(f.cause, f.confidence) for f in era] == [("theano-too-new-for-code", "low")]
+
+
+def test_the_old_backend_not_loaded_is_named_as_such(tmp_path: Path) -> None:
+    # Theano 1.0.5 has no theano.sandbox.cuda; 0.7-0.10 load it only for device=gpu*
+    text = _run(ensure("py27"), "import theano.sandbox\ntheano.sandbox.cuda.dnn_available()\n", tmp_path)
+    assert "'module' object has no attribute 'cuda'" in text
+    first = explain_text(text).recognised[0]  # (before Theano 1.0.5's BLAS warning on this machine)
+    assert (first.cause, first.confidence) == ("theano-sandbox-cuda-removed", "medium")
 
 
 # Keras and Lasagne: no legacy environment holds them; the messages as their code raises them

@@ -252,6 +252,43 @@ def test_a_warning_is_no_cause_for_an_unrelated_exception():
     assert deliberate.recognised == ()
 
 
+def test_a_traceback_theano_logs_and_goes_on_after_is_not_where_the_run_ended():
+    # theano/gof/opt.py:193-204 (rel-1.0.5): a failed global optimization is logged with its traceback
+    logged = "\n".join([
+        "ERROR (theano.gof.opt): SeqOptimizer apply <theano.scan_module.scan_opt.PushOutScanOutput object at 0x7f>",
+        "ERROR (theano.gof.opt): Traceback:",
+        "ERROR (theano.gof.opt): Traceback (most recent call last):",
+        '  File "/env/lib/python3.6/site-packages/theano/gof/opt.py", line 251, in apply',
+        "theano.gof.fg.InconsistencyError: Trying to reintroduce a removed node",
+        "Epoch 1/20",
+    ])
+    went_on = explain_text(logged)
+    assert went_on.final_exception is None and went_on.exit_code == 0
+    assert [(f.cause, f.confidence, f.logged) for f in went_on.findings] == [
+        ("theano-optimization-skipped", "medium", True)]
+    failed = explain_text(logged + "\nTraceback (most recent call last):\n  File \"train.py\", line 9, in <module>\n"
+                          "MemoryError\n")
+    assert failed.final_exception is not None and failed.final_exception.text == "MemoryError"
+    assert [(f.cause, f.confidence) for f in failed.findings][:1] != [("theano-optimization-skipped", "medium")]
+
+
+def test_a_compiler_error_quoted_in_a_report_theano_went_on_after_comes_after_the_error_that_ended_the_run():
+    log = "\n".join([
+        "Can not use cuDNN on context None: cannot compile with cuDNN. We got this error:",
+        "b'/tmp/try_flags_x.c:4:19: fatal error: cudnn.h: No such file or directory",
+        "compilation terminated.",
+        "'",
+        "Mapped name None to device cuda: GeForce GTX 1080 (0000:01:00.0)",
+        "Traceback (most recent call last):",
+        '  File "run.py", line 3, in <module>',
+        "    theano.sandbox.cuda.use('gpu0')",
+        "AttributeError: module 'theano.sandbox' has no attribute 'cuda'",
+    ])
+    found = explain_text(log).findings
+    assert found[0].cause == "theano-sandbox-cuda-removed"
+    assert next(f for f in found if f.cause == "cudnn-not-found").logged
+
+
 def test_context_and_python_conditions_keep_weak_texts_low():
     # distutils has two roots (Python 3.12, or Debian's python3-distutils not installed): Theano's context decides
     assert explain_text("ModuleNotFoundError: No module named 'distutils'").recognised == ()

@@ -153,6 +153,16 @@ def test_a_name_missing_from_keras_backend_is_no_theano_release_problem():
 def test_theano_pymc_renames_ask_which_theano_is_installed():
     found = explain_text("ModuleNotFoundError: No module named 'theano.scan_module'\n").recognised
     assert [f.cause for f in found] == ["code-needs-original-theano"] and found[0].asks
+    # a folder of the old module left behind (a namespace package): Theano-PyMC over the original
+    left = explain_text("ImportError: cannot import name 'until' from 'theano.scan_module' (unknown location)\n")
+    assert [(f.cause, f.confidence) for f in left.recognised] == [("code-needs-original-theano", "medium")]
+    # Python 3.7 says this also of a Theano whose first import failed half-way: a hint that asks
+    attribute = explain_text("AttributeError: module 'theano' has no attribute 'gof'\n")
+    assert attribute.recognised == () and [(f.cause, f.confidence) for f in attribute.findings] == [
+        ("code-needs-original-theano", "low")] and attribute.findings[0].asks
+    circular = explain_text("AttributeError: partially initialized module 'theano' has no attribute 'gof' (most "
+                            "likely due to a circular import)\n")
+    assert "code-needs-original-theano" not in {f.cause for f in circular.findings}
 
 
 def test_a_deprecation_warning_is_no_cause_of_an_unrelated_exception():

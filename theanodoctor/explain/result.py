@@ -118,7 +118,8 @@ def build(scan: ScanResult, causes: dict[str, Cause]) -> tuple[list[Finding], se
             confidence=confidence, evidence=_evidence(hits), signatures=tuple(sorted(h.signature.id for h in hits)),
             values=values, source=cause.source, signature_sources=sources,
             warning=all(h.signature.warning for h in sure),
-            logged=all(h.signature.logged for h in sure),
+            # (a compiler's error Theano only quotes in a report it went on after is logged too)
+            logged=all(h.signature.id in warnings and not h.signature.warning for h in sure),
             asks=tuple(dict.fromkeys(h.signature.asks for h in hits if h.signature.asks)),
         ))
     return findings, asking

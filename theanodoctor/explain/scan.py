@@ -49,6 +49,13 @@ EXCEPTION_LINE = re.compile(
 LOGGER_LINE = re.compile(r"^\s*(?:ERROR|CRITICAL) \([\w.]+\):")
 COMPILER_LINE = re.compile(r"\berror\b\s*(?:C\d+|LNK\d+)?\s*:|fatal error|undefined reference|cannot find -l|"
                            r"\bfatal\s*:|collect2|Compilation failed", re.IGNORECASE)
+# Theano logs the traceback of a global optimization that failed and goes on without it
+# (SeqOptimizer.warn, theano/gof/opt.py), in any logging format (`ERROR (theano.gof.opt): Traceback:`,
+# `...: theano.gof.opt: ERROR: Traceback:`): that traceback, its exception and one chained to it are
+# not where the run ended. A local optimization's `TRACEBACK:` is not taken: its AssertionError still
+# stops the compile, and constant folding's failure is often the compiler's error.
+LOGGED_TRACEBACK = re.compile(r"\btheano\.gof\.opt\b.*\bTraceback:\s*$")
+CHAINED = ("during handling of the above exception", "the above exception was the direct cause")
 WATCHED_PER_LOG = 64  # lines kept for the producers beside the signatures (the first and the last)
 WATCH_BACK = 8  # lines kept above a watched line: an IPython traceback shows the import a few lines up
 
@@ -114,6 +121,8 @@ class Scanner:
         self.result = ScanResult()
         self.words = self._automaton()
         self._tail: list[str] = []  # the previous block's last lines: the frame above an exception
+        self._logged_traceback = False  # inside a traceback Theano logs and goes on after
+        self._logged_ended = False  # that traceback's exception was the last significant line
 
     def feed_blocks(self, blocks: Iterable[list[tuple[int, str]]]) -> ScanResult:
         for block in blocks:
@@ -228,7 +237,7 @@ class Scanner:
         ``window[at]`` is this line, with the lines above it (for the code a traceback shows)."""
         parts = segments(raw)
         self._significance(number, parts[0] if len(parts) == 1 else max(parts, key=_weight))
-        if "traceback (most recent call last)" in raw.lower():
+        if "traceback (most recent call last)" in raw.lower() and not self._logged_traceback:
             self.result.traceback = True
         if PROCESS_DIED.search(raw):
             self.result.died = True
@@ -255,8 +264,17 @@ class Scanner:
     def _significance(self, number: int, text: str) -> None:
         item = (number, text[:MAX_SHOWN_CHARS])
         exception = EXCEPTION_LINE.match(text)
-        if exception:
-            self.result.final_exception = item
+        if "Traceback:" in text and LOGGED_TRACEBACK.search(text) or \
+                self._logged_ended and any(c in text.lower() for c in CHAINED):
+            self._logged_traceback = True  # (a chained exception of the logged one is logged too)
+            self._logged_ended = False
+        elif exception and self._logged_traceback:
+            self._logged_traceback = False  # the logged traceback's own exception: the run went on
+            self._logged_ended = True
+        else:
+            self._logged_ended = False
+            if exception:
+                self.result.final_exception = item
         if exception or LOGGER_LINE.match(text) or COMPILER_LINE.search(text):
             if len(self.result.first_significant) < FIRST_SIGNIFICANT:
                 self.result.first_significant.append(item)
