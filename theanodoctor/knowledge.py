@@ -41,6 +41,7 @@ def forget() -> None:
     for loader in TABLES + DERIVED:
         loader.cache_clear()
     load_table.cache_clear()
+    table_text.cache_clear()
 
 
 def preload() -> None:
@@ -97,8 +98,9 @@ def _construct_map(loader: _LineLoader, node: yaml.MappingNode) -> Any:
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_map)
 
 
+@functools.cache
 def table_text(name: str) -> str:
-    """The text of ``profiles/<name>``."""
+    """The text of ``profiles/<name>``, read once (a table's keys read from it and its parse share it)."""
     try:
         return resources.files("theanodoctor.profiles").joinpath(name).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
