@@ -17,6 +17,7 @@ import pytest
 from tests import legacy_envs
 from tests.explain_tables import traceback_of
 from theanodoctor.explain import explain_text
+from theanodoctor.explain.pyera import shown_code
 
 TF_BANNER = "Using TensorFlow backend.\n"
 # a traceback whose source line calls Theano (the custom loss of a Keras model written for Theano)
@@ -230,6 +231,23 @@ def test_keras_calls_of_another_major_version(legacy_python: Callable[[str], str
     log = traceback_of(python, code, tmp_path, {**path, **KERAS_THEANO})
     assert message in log
     assert _found(log)[0] == ("keras-version-mismatch", "medium")
+
+
+# IPython (before 8) prints a frame as numbered source lines with an arrow at the current one: the
+# Keras 1 call of merge() shows only its last line there, as in a notebook's traceback
+IPYTHON_MERGE = ("~/ssd_keras/ssd.py in SSD300(input_shape, num_classes)\n"
+                 "    256                              net['pool6_mbox_loc_flat']],\n"
+                 "--> 257                             mode='concat', concat_axis=1, name='mbox_loc')\n"
+                 "    258     net['mbox_conf'] = merge([net['conv4_3_norm_mbox_conf_flat'],\n\n"
+                 "TypeError: 'module' object is not callable\n")
+
+
+def test_the_arrow_line_of_an_ipython_frame_is_the_code():
+    assert shown_code(IPYTHON_MERGE.splitlines(), len(IPYTHON_MERGE.splitlines()) - 1) == \
+        "mode='concat', concat_axis=1, name='mbox_loc')"
+    assert _found(IPYTHON_MERGE)[:1] == [("keras-version-mismatch", "medium")]
+    # numbered lines without an arrow are no frame, and prose is never code
+    assert _found(IPYTHON_MERGE.replace("--> 257", "    257")) == []
 
 
 @pytest.mark.parametrize(("env", "release", "code", "message", "remedy"), [

@@ -56,6 +56,18 @@ SPECIFIC = [
      "gpu-out-of-memory", "medium"),
     ("RuntimeError: Could not set tensorNd descriptor: CUDNN_STATUS_VERSION_MISMATCH\n",
      "cudnn-version-mixed", "medium"),
+    # Theano rel-0.9.0 theano/sandbox/cuda/dnn_gi.c:303 under a .theanorc that forces the algorithm
+    ("[dnn.conv]\nalgo_bwd_data = winograd\nRuntimeError: GpuDnnConvGradI: error getting worksize: "
+     "CUDNN_STATUS_NOT_SUPPORTED\nApply node that caused the error: GpuDnnConvGradI{algo='winograd', "
+     "inplace=True}(GpuContiguous.0)\n", "cudnn-conv-algo-unsupported", "medium"),
+    # the old back-end's cuDNN code compiled by nvcc against a cuDNN without the v4 entry points
+    ('mod.cu(77): error: identifier "cudnnSetFilterNdDescriptor_v4" is undefined\n'
+     '1 error detected in the compilation of "/tmp/tmpxft_0000_00000000-9_mod.cpp1.ii".\n', "cudnn-too-new", "medium"),
+    # Theano rel-1.0.5 theano/tensor/nnet/bn.py:220 as Python 2 prints a float32 1e-5
+    ("ValueError: epsilon must be at least 1e-5, got 9.99999974738e-06\n", "batchnorm-epsilon-too-small", "high"),
+    # the old back-end holds the GPU when pygpu sets it up (device=gpu with contexts=)
+    ("Using gpu device 0: GeForce GTX 1080 (CNMeM is disabled, cuDNN 5105)\n" + PYGPU +
+     "GpuArrayException: cannot set while device is active in this process: 0\n", "gpu-backends-mixed", "medium"),
 ]
 
 
@@ -119,3 +131,29 @@ def test_the_garbage_and_the_gpu_architecture_values_keep_their_own_rows():
     assert arch.values.get("arch") == "sm_86"
     ptxas = explain_text("ptxas fatal   : Value 'sm_121a' is not defined for option 'gpu-name'\n").recognised[0]
     assert (ptxas.cause, ptxas.values.get("arch"), bool(ptxas.asks)) == ("gpu-arch-unsupported", "sm_121a", True)
+
+
+@pytest.mark.parametrize("log", [
+    # a dtype or shape cuDNN cannot do, with no algorithm forced in sight
+    "RuntimeError: error getting worksize: CUDNN_STATUS_NOT_SUPPORTED\n",
+    # another CUDA user in the process, no sign of the old back-end
+    PYGPU + "GpuArrayException: cannot set while device is active in this process: 0\n",
+    # a gpuarray op on CPU tensors: the context was never made, and the log does not say why
+    'File "basic_ops.py", line 127, in infer_context_name\nValueError: Could not infer context from inputs\n',
+])
+def test_a_limit_or_mix_without_its_sign_in_the_log_is_a_hint_that_asks(log):
+    found = explain_text(log)
+    assert found.recognised == () and found.findings[0].asks, [(f.cause, f.confidence) for f in found.findings]
+
+
+def test_an_unsupported_convolution_with_the_default_algorithm_is_no_forced_one():
+    # float64 on cuDNN v5 (the node runs algo='none'): no configuration to blame
+    log = ("RuntimeError: error getting worksize: CUDNN_STATUS_NOT_SUPPORTED\nApply node that caused the error: "
+           "GpuDnnConvGradI{algo='none', inplace=True}(GpuContiguous.0, GpuContiguous.0)\n")
+    assert "cudnn-conv-algo-unsupported" not in {f.cause for f in explain_text(log).findings}
+
+
+def test_the_two_backends_mixed_explain_pygpu_not_initialising():
+    log = ("Using gpu device 0: GeForce GTX 1080\n" + PYGPU
+           + "GpuArrayException: cannot set while device is active in this process: 0\n")
+    assert [f.cause for f in explain_text(log).recognised][:2] == ["gpu-backends-mixed", "pygpu-init-failed"]

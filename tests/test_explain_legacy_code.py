@@ -53,3 +53,28 @@ def test_an_api_a_later_theano_removed_names_the_last_release_with_it():
     old = _marker("theano.tensor.nnet.Conv3D")
     assert found[0].cause == "theano-too-new-for-code" and found[0].confidence == "medium"
     assert any(f"Theano {old.spec}" in line for line in found[0].details)
+
+
+# PyMC3's stats module as an older release imports it, and a newer ArviZ without the name
+ARVIZ = ('  File "/env/lib/python3.6/site-packages/pymc3/stats/__init__.py", line 30, in <module>\n'
+         "    geweke = map_args(az.geweke)\nAttributeError: module 'arviz' has no attribute 'geweke'\n")
+
+
+def test_pymc3_against_a_newer_arviz_is_named_where_pymc3_shows():
+    found = explain_text(ARVIZ).recognised
+    assert [(f.cause, f.confidence) for f in found] == [("pymc3-arviz-version-mismatch", "medium")]
+    assert found[0].evidence[-1].note == "this ArviZ has no `geweke`"
+    # the user's own script calling a name ArviZ dropped: only a hint
+    alone = explain_text("    az.geweke(trace)\nAttributeError: module 'arviz' has no attribute 'geweke'\n")
+    assert alone.recognised == () and alone.findings[0].cause == "pymc3-arviz-version-mismatch"
+
+
+def test_pymc4_beside_the_legacy_stack_and_code_for_another_pymc():
+    # pymc v4.0.0b1 pymc/__init__.py:30-56 (the warnings it logs at import)
+    warned = explain_text("You are importing PyMC 4.0.0b1, but your environment also has the legacy version PyMC3 "
+                          "3.11.4 installed.\nFor PyMC 4.0.0b1 to work as expected you should uninstall PyMC3.\n")
+    assert [(f.cause, f.warning) for f in warned.recognised] == [("pymc4-beside-legacy-pymc3", True)]
+    # `import pymc` is PyMC 2.x or 4+, not PyMC3: the code's PyMC is another one than installed
+    module = explain_text("----> 4 import pymc as pm\n\nModuleNotFoundError: No module named 'pymc'\n").recognised
+    assert [(f.cause, f.confidence) for f in module] == [("pymc3-version-mismatch", "medium")] and module[0].asks
+    assert explain_text("ModuleNotFoundError: No module named 'pymc3'\n").recognised[:1] != module[:1]

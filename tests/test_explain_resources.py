@@ -158,6 +158,10 @@ def test_a_spawned_child_without_the_main_guard_is_named(tmp_path):
     assert findings[0].cause == "multiprocessing-main-guard-missing"
     spawn = next(f for f in findings if f.cause == "windows-multiprocessing-spawn")
     assert spawn.consequence_of == "multiprocessing-main-guard-missing"
+    # a post cut before the child's error: its traceback through the re-import of the script
+    cut = log[:log.index("_fixup_main_from_path(")] + "_fixup_main_from_path(data['init_main_from_path'])\n"
+    assert [(f.cause, f.confidence) for f in explain_text(cut).findings][:1] == [
+        ("multiprocessing-main-guard-missing", "medium")], cut
 
 
 # pymc3 v3.8 pymc3/parallel_sampling.py (_get_broken_pipe_exception), its first two lines as printed.

@@ -5,8 +5,14 @@ and line); the expected cause and confidence come from what the code around the 
 
 from __future__ import annotations
 
+import os
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
 import pytest
 
+from tests.explain_tables import traceback_of
 from theanodoctor.explain import explain_text
 
 SITE = "  File \"/home/u/env/lib/python3.6/site-packages/theano/{}\", line 1, in <module>\n"
@@ -237,3 +243,21 @@ def test_no_convolution_implementation_after_g_plus_plus_not_detected_is_the_mis
     found = explain_text(log).recognised
     assert [f.cause for f in found][:2] == ["gxx-missing", "conv-no-implementation"]
     assert found[1].consequence_of == "gxx-missing"
+
+
+@pytest.mark.parametrize("epsilon", ["1e-6", "1e-5"])
+def test_real_batch_normalisation_refuses_a_small_epsilon(legacy_python: Callable[[str], str], theano_home: Path,
+                                                           tmp_path: Path, epsilon: str) -> None:
+    # with floatX=float32 even 1e-5 is below the limit once cast (Theano rel-1.0.5 theano/tensor/nnet/bn.py:216-220)
+    code = ("import theano.tensor as T\nfrom theano.tensor.nnet import bn\n"
+            f"bn.batch_normalization_train(T.matrix(), T.vector(), T.vector(), epsilon={epsilon})\n")
+    log = traceback_of(legacy_python("healthy37"), code, tmp_path, {"THEANO_FLAGS": "floatX=float32,cxx="})
+    assert "epsilon must be at least 1e-5" in log
+    found = explain_text(log).recognised
+    assert [(f.cause, f.confidence) for f in found][:1] == [("batchnorm-epsilon-too-small", "high")]
+    # a little above the limit passes the same check: the remedy's value
+    fine = code.replace(f"epsilon={epsilon}", "epsilon=1.001e-5") + "print('built')\n"
+    (tmp_path / "fine.py").write_text(fine, encoding="utf-8")
+    done = subprocess.run([legacy_python("healthy37"), "fine.py"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "THEANO_FLAGS": "floatX=float32,cxx="})
+    assert done.stdout.strip() == "built", done.stderr

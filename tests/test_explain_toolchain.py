@@ -143,3 +143,26 @@ def test_msvc_reading_gcc_options():
     assert error[0].cause == "compiler-option-rejected" and error[0].values.get("flag") == "/Wno-unused-label"
     warning = explain_text("cl : Command line warning D9002 : ignoring unknown option '-fno-math-errno'").findings
     assert warning[0].cause == "compiler-option-rejected" and warning[0].warning
+
+
+def test_clangs_bracket_limit_comes_before_the_failed_compile_it_caused():
+    # clang's parser: err_bracket_depth_exceeded (the source of the signature), inside Theano's report
+    log = ("Exception: ('Compilation failed (return status=1): /Users/u/.theano/compiledir_Darwin-17.5.0-x86_64-i386-"
+           "64bit-i386-2.7.8-64/tmpTZWP1W/mod.cpp:24994:32: fatal error: bracket nesting level exceeded maximum of "
+           "256. ', '[Elemwise{Composite{...}}(x, y)]')\n")
+    found = explain_text(log).recognised
+    assert [(f.cause, f.confidence) for f in found][:1] == [("clang-bracket-depth", "high")]
+    assert "-fbracket-depth" in found[0].remedy and found[0].evidence[0].note == "clang's limit is 256 nested brackets"
+
+
+@pytest.mark.parametrize(("where", "file", "named"), [
+    # the compiler probe of Theano 0.9 on Windows (rel-0.9.0 theano/gof/cmodule.py:1796-1797)
+    ('  File "C:\\\\Anaconda3\\\\lib\\\\site-packages\\\\theano\\\\gof\\\\cmodule.py", line 1797, '
+     'in _try_compile_tmp\n', "try_march_x.exe", True),
+    ('  File "C:\\\\tools\\\\cleanup.py", line 12, in tidy\n', "report.xlsx", False),  # not Theano's: a hint
+])
+def test_a_file_windows_keeps_locked_is_named_where_theano_deleted_it(where, file, named):
+    log = (where + '    os.remove(exe_path + ".exe")\nPermissionError: [WinError 32] The process cannot access the '
+           f"file because it is being used by another process: 'C:\\\\Temp\\\\{file}'\n")
+    found = explain_text(log).findings
+    assert found[0].cause == "windows-file-locked" and (found[0].confidence == "medium") is named

@@ -5,7 +5,8 @@ Python version its paths or banner name.
 Python prints a frame as a ``File "...", line N`` header followed by the source line, then (for
 a SyntaxError, and under every frame from 3.11 on) a line of carets or tildes; the exception
 line follows. Only a line in that position is taken for code, so prose pasted before an error
-is never read as source."""
+is never read as source. IPython's frames (numbered source lines, an arrow at the current one,
+a blank line) are read the same way: the arrow's line is the code."""
 
 from __future__ import annotations
 
@@ -18,6 +19,11 @@ LOOK_BACK = 4  # lines above the exception line: the code line, its caret line, 
 # IPython 8 writes `Cell In[3], line 1`; a post's copy may start the header at `line 236, in f`
 _FRAME_HEADER = re.compile(r'^(?:(?:File "[^"]*"|Cell In ?\[\d*\]), line \d+|line \d+, in [\w<>.]+\s*$)')
 _CARET_LINE = re.compile(r"^[\s^~]*[\^~][\s^~]*$")
+# IPython before 8 prints a frame as `path in func(args)` and numbered source lines around the
+# current one, which an arrow marks (`--> 258     mode='concat')`), then a blank line.
+IPYTHON_BACK = 8  # the arrow line, up to 5 numbered lines after it, a blank line
+_IPYTHON_CURRENT = re.compile(r"^\s*-+>\s*\d+\s(?P<code>.*\S)")
+_IPYTHON_CONTEXT = re.compile(r"^\s+\d+(?:\s|$)")
 # A Python's own path or banner: /lib/python2.7/, \Python27\, python3.6/site-packages,
 # `Python 3.8.5 (default, ...` printed by the interpreter or a notebook.
 PYTHON_IN_PATH = re.compile(r"[/\\][Pp]ython(?P<major>[23])\.?(?P<minor>\d{1,2})(?:m|t|d|dm)?[/\\]")
@@ -34,8 +40,22 @@ def shown_code(lines: Sequence[str], index: int) -> str | None:
     while above and _CARET_LINE.match(above[-1]):
         above.pop()
     if len(above) < 2 or not above[-1] or not _FRAME_HEADER.match(above[-2]):
-        return None
+        return _ipython_code(lines[max(0, index - IPYTHON_BACK):index])
     return above[-1]
+
+
+def _ipython_code(above: Sequence[str]) -> str | None:
+    """The arrow-marked line of the IPython frame right above the exception, or None."""
+    rest = [line.rstrip() for line in above]
+    while rest and not rest[-1]:
+        rest.pop()
+    for line in reversed(rest):
+        current = _IPYTHON_CURRENT.match(line)
+        if current:
+            return current["code"].strip()
+        if not _IPYTHON_CONTEXT.match(line):
+            return None
+    return None
 
 
 def python_hint(line: str) -> str | None:
