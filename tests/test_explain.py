@@ -270,6 +270,10 @@ def test_a_traceback_theano_logs_and_goes_on_after_is_not_where_the_run_ended():
                           "MemoryError\n")
     assert failed.final_exception is not None and failed.final_exception.text == "MemoryError"
     assert [(f.cause, f.confidence) for f in failed.findings][:1] != [("theano-optimization-skipped", "medium")]
+    # a pass of the GPU back-end itself failing (no GPU context, a cuDNN check that cannot compile)
+    # says the GPU set-up is broken: the skip is then only a hint
+    gpu = logged.replace("theano.scan_module.scan_opt.PushOutScanOutput", "theano.gpuarray.opt.GraphToGPU")
+    assert [(f.cause, f.confidence) for f in explain_text(gpu).findings] == [("theano-optimization-skipped", "low")]
 
 
 def test_a_compiler_error_quoted_in_a_report_theano_went_on_after_comes_after_the_error_that_ended_the_run():
