@@ -155,6 +155,15 @@ def test_clangs_bracket_limit_comes_before_the_failed_compile_it_caused():
     assert "-fbracket-depth" in found[0].remedy and found[0].evidence[0].note == "clang's limit is 256 nested brackets"
 
 
+def test_gxx_compiles_the_nesting_clang_refuses(tmp_path):
+    # the remedy's other way out: g++ takes more than clang's default 256 nested brackets
+    depth = 600
+    source = tmp_path / "deep.cpp"
+    source.write_text("int f(int x) { return " + "(" * depth + "x" + ")" * depth + "; }\n", encoding="utf-8")
+    done = subprocess.run(["g++", "-fsyntax-only", str(source)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+
+
 @pytest.mark.parametrize(("where", "file", "named"), [
     # the compiler probe of Theano 0.9 on Windows (rel-0.9.0 theano/gof/cmodule.py:1796-1797)
     ('  File "C:\\\\Anaconda3\\\\lib\\\\site-packages\\\\theano\\\\gof\\\\cmodule.py", line 1797, '
