@@ -261,3 +261,18 @@ def test_real_batch_normalisation_refuses_a_small_epsilon(legacy_python: Callabl
     done = subprocess.run([legacy_python("healthy37"), "fine.py"], cwd=tmp_path, capture_output=True, text=True,
                           timeout=300, env={**os.environ, "THEANO_FLAGS": "floatX=float32,cxx="})
     assert done.stdout.strip() == "built", done.stderr
+
+
+def test_real_scan_dtype_error_cut_before_its_dtypes_is_told_by_the_raise(legacy_python: Callable[[str], str],
+                                                                           theano_home: Path, tmp_path: Path) -> None:
+    # a float32 state whose step returns float64 (Theano rel-1.0.5 theano/scan_module/scan_op.py:541-546)
+    code = ("import numpy as np\nimport theano\nimport theano.tensor as T\n"
+            "theano.scan(lambda h: h * np.float64(2.0), outputs_info=T.vector(dtype='float32'), n_steps=2)\n")
+    log = traceback_of(legacy_python("healthy37"), code, tmp_path, {"THEANO_FLAGS": "cxx="})
+    whole = [(f.cause, f.confidence) for f in explain_text(log).recognised][:1]
+    assert whole == [("input-dtype-mismatch", "high")]
+    cut = log[:log.index("(argument number")]  # as a post's stored copy ends
+    assert [(f.cause, f.confidence) for f in explain_text(cut).recognised][:1] == [("input-dtype-mismatch", "medium")]
+    # the rank check cut the same way is not read as the dtype one
+    rank = cut.replace("inner_sitsot_out.type.dtype))", "inner_sitsot_out.type.ndim))")
+    assert "input-dtype-mismatch" not in {f.cause for f in explain_text(rank).findings}
