@@ -18,6 +18,7 @@ from tests import legacy_envs
 from tests.explain_tables import traceback_of
 from theanodoctor.explain import explain_text
 from theanodoctor.explain.pyera import shown_code
+from theanodoctor.explain.scan import BLOCK_LINES
 
 TF_BANNER = "Using TensorFlow backend.\n"
 # a traceback whose source line calls Theano (the custom loss of a Keras model written for Theano)
@@ -248,6 +249,13 @@ def test_the_arrow_line_of_an_ipython_frame_is_the_code():
     assert _found(IPYTHON_MERGE)[:1] == [("keras-version-mismatch", "medium")]
     # numbered lines without an arrow are no frame, and prose is never code
     assert _found(IPYTHON_MERGE.replace("--> 257", "    257")) == []
+    # the frame in one block of the scan, the exception first in the next: the lines kept between
+    # blocks reach the arrow
+    frame, exception = IPYTHON_MERGE.split("\n\n")
+    frame += "\n    259                               net['fc7_mbox_conf_flat'],\n" \
+             "    260                               net['conv6_2_mbox_conf_flat']],\n"  # 6 lines above it
+    split = "filler\n" * (BLOCK_LINES - frame.count("\n") - 1) + frame + "\n" + exception
+    assert _found(split)[:1] == [("keras-version-mismatch", "medium")]
 
 
 @pytest.mark.parametrize(("env", "release", "code", "message", "remedy"), [

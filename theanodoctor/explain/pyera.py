@@ -24,6 +24,7 @@ _CARET_LINE = re.compile(r"^[\s^~]*[\^~][\s^~]*$")
 IPYTHON_BACK = 8  # the arrow line, up to 5 numbered lines after it, a blank line
 _IPYTHON_CURRENT = re.compile(r"^\s*-+>\s*\d+\s(?P<code>.*\S)")
 _IPYTHON_CONTEXT = re.compile(r"^\s+\d+(?:\s|$)")
+CODE_BACK = max(LOOK_BACK, IPYTHON_BACK)  # the lines above an exception that shown_code reads
 # A Python's own path or banner: /lib/python2.7/, \Python27\, python3.6/site-packages,
 # `Python 3.8.5 (default, ...` printed by the interpreter or a notebook.
 PYTHON_IN_PATH = re.compile(r"[/\\][Pp]ython(?P<major>[23])\.?(?P<minor>\d{1,2})(?:m|t|d|dm)?[/\\]")

@@ -22,7 +22,7 @@ from theanodoctor.kb_causes import Signature
 
 from .context import TRIGGERS, FactReader
 from .normalize import segments
-from .pyera import HINT_TEXTS, LOOK_BACK, python_hint, shown_code
+from .pyera import CODE_BACK, HINT_TEXTS, python_hint, shown_code
 
 BLOCK_LINES = 2048
 EVIDENCE_PER_SIGNATURE = 3
@@ -183,7 +183,7 @@ class Scanner:
             self._line(*block[index], sorted(hit[index]), window, index + len(self._tail))
         if watched:
             self._watched(block, texts, sorted(watched))
-        self._tail = window[-max(LOOK_BACK, WATCH_BACK):]
+        self._tail = window[-max(CODE_BACK, WATCH_BACK):]
         self._facts(block, starts, told)
         if self._looking_for() != self._looked_for:
             self.words = self._automaton()
