@@ -37,3 +37,9 @@ def traceback_of(python: str, code: str, cwd: Path, env: Mapping[str, str] | Non
                           stdin=subprocess.DEVNULL, env={**os.environ, **(env or {})})
     assert proc.returncode != 0, f"{code!r} ran without an error"
     return (proc.stdout + proc.stderr).decode("utf-8", "replace")
+
+
+def printed(python: str, code: str, **env: str) -> str:
+    """What a snippet that runs prints on stdout (``env`` added to the environment)."""
+    return subprocess.run([python, "-c", code], capture_output=True, text=True, timeout=600, check=True,
+                          env={**os.environ, **env}).stdout

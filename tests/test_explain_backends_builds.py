@@ -7,15 +7,13 @@ shadowing the installed one."""
 
 from __future__ import annotations
 
-import os
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from tests import legacy_envs
-from tests.explain_tables import traceback_of
+from tests.explain_tables import printed, traceback_of
 from theanodoctor.explain import explain_text
 from theanodoctor.explain.pyera import shown_code
 from theanodoctor.explain.scan import BLOCK_LINES
@@ -33,12 +31,6 @@ def _found(text: str) -> list[tuple[str, str]]:
 def _in_front(python: str, *requirements: str) -> dict[str, str]:
     """The environment variable that puts real releases in front of the environment's own."""
     return {"PYTHONPATH": str(legacy_envs.release(python, *requirements))}
-
-
-def _printed(python: str, code: str, **env: str) -> str:
-    """What a snippet that runs prints on stdout."""
-    return subprocess.run([python, "-c", code], capture_output=True, text=True, timeout=600, check=True,
-                          env={**os.environ, **env}).stdout
 
 
 @pytest.mark.parametrize("method", ["get_shape()", "_shape", "set_shape((2, 3))", "shape[-1].__int__()"])
@@ -108,7 +100,7 @@ def test_an_older_six_first_on_the_path_breaks_theanos_import(legacy_python: Cal
 def test_what_the_prose_says_is_missing_is_looked_up_at_medium(legacy_python: Callable[[str], str],
                                                               theano_home: Path) -> None:
     python = legacy_python("theano082_py27")
-    shown = _printed(python, "import theano, theano.tensor.nnet as n; print(theano.__version__); "
+    shown = printed(python, "import theano, theano.tensor.nnet as n; print(theano.__version__); "
                          "print(hasattr(n, 'selu')); print(hasattr(n, 'relu'))").split()
     assert shown[-3:] == ["0.8.2", "False", "True"]
     version = f">>> theano.__version__\n'{shown[-3]}'\n"
@@ -150,8 +142,8 @@ def test_a_model_saved_by_another_keras_major_release(legacy_python: Callable[[s
                                                       tmp_path: Path) -> None:
     keras1, keras2 = legacy_python("keras122_th09"), legacy_python("keras208_th09")
     saved = tmp_path / "model.json"
-    printed = _printed(keras1, KERAS1_MODEL, KERAS_BACKEND="theano").splitlines()
-    saved.write_text(next(line for line in printed if line.startswith("{")), encoding="utf-8")
+    lines = printed(keras1, KERAS1_MODEL, KERAS_BACKEND="theano").splitlines()
+    saved.write_text(next(line for line in lines if line.startswith("{")), encoding="utf-8")
     load = f"from keras.models import model_from_json\nmodel_from_json(open({str(saved)!r}).read())"
     log = traceback_of(keras2, load, tmp_path, {"KERAS_BACKEND": "theano"})
     assert "ValueError: Improper config format" in log
@@ -292,7 +284,7 @@ def test_a_layers_public_node_list_on_keras_213(legacy_python: Callable[[str], s
                                                 tmp_path: Path) -> None:
     python = legacy_python("keras208_th09")
     code = "from keras.layers import Dense, Input\nlayer = Dense(1)\nlayer(Input((2,)))\nlayer.inbound_nodes\n"
-    assert _printed(python, code.replace("\nlayer.inbound_nodes", "\nprint(len(layer.inbound_nodes))"),
+    assert printed(python, code.replace("\nlayer.inbound_nodes", "\nprint(len(layer.inbound_nodes))"),
                     **KERAS_THEANO).split()[-1] == "1"  # Keras 2.0.8 has it
     log = traceback_of(python, code, tmp_path, {**_in_front(python, "keras==2.1.3"), **KERAS_THEANO})
     assert "AttributeError: 'Dense' object has no attribute 'inbound_nodes'" in log

@@ -5,14 +5,12 @@ and line); the expected cause and confidence come from what the code around the 
 
 from __future__ import annotations
 
-import os
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tests.explain_tables import traceback_of
+from tests.explain_tables import printed, traceback_of
 from theanodoctor.explain import explain_text
 
 SITE = "  File \"/home/u/env/lib/python3.6/site-packages/theano/{}\", line 1, in <module>\n"
@@ -257,10 +255,7 @@ def test_real_batch_normalisation_refuses_a_small_epsilon(legacy_python: Callabl
     assert [(f.cause, f.confidence) for f in found][:1] == [("batchnorm-epsilon-too-small", "high")]
     # a little above the limit passes the same check: the remedy's value
     fine = code.replace(f"epsilon={epsilon}", "epsilon=1.001e-5") + "print('built')\n"
-    (tmp_path / "fine.py").write_text(fine, encoding="utf-8")
-    done = subprocess.run([legacy_python("healthy37"), "fine.py"], cwd=tmp_path, capture_output=True, text=True,
-                          timeout=300, env={**os.environ, "THEANO_FLAGS": "floatX=float32,cxx="})
-    assert done.stdout.strip() == "built", done.stderr
+    assert printed(legacy_python("healthy37"), fine, THEANO_FLAGS="floatX=float32,cxx=").strip() == "built"
 
 
 def test_real_scan_dtype_error_cut_before_its_dtypes_is_told_by_the_raise(legacy_python: Callable[[str], str],
