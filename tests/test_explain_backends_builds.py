@@ -344,3 +344,57 @@ def test_keras_weights_of_a_negative_size(legacy_python: Callable[[str], str], t
     assert _found(log)[0] == ("keras-image-ordering", "medium")
     # the same numpy message outside Keras' weight creation is no matter of the image ordering
     assert not [c for c, level in _found(f"  File \"prep.py\", line 3\n{message}\n") if level != "low"]
+
+
+@pytest.mark.parametrize(("call", "era"), [
+    # Keras 2's call, the kernel size as one number: Keras 1 needs nb_row and nb_col
+    ("Convolution2D(64, 3, activation='relu', border_mode='same')", True),
+    # a Keras 1 call that lacks its sizes: the code's own mistake, no other release
+    ("Convolution2D(64, activation='relu')", False)])
+def test_keras2_convolution_call_on_keras1_under_python2(legacy_python: Callable[[str], str], theano_home: Path,
+                                                         tmp_path: Path, call: str, era: bool) -> None:
+    python = legacy_python("theano082_py27")
+    log = traceback_of(python, f"from keras.layers import *\nx = {call}", tmp_path,
+                       {"KERAS_BACKEND": "theano", **_in_front(python, "keras==1.2.2")})
+    assert "takes at least 4 arguments" in log
+    assert (_found(log)[:1] == [("keras-version-mismatch", "medium")]) is era
+
+
+# TensorFlow's messages, as the threads cited in profiles/signatures.yaml quote them
+TF_ASSIGN = ("ValueError: Dimension 2 in both shapes must be equal, but are 4 and 32 for 'Assign_10' (op: 'Assign') "
+             "with input shapes: {}.\n")
+
+
+@pytest.mark.parametrize(("shapes", "expected"), [
+    ("[8,8,4,32], [8,8,32,4]", [("keras-backend-tensorflow", "medium")]),  # a convolution kernel
+    ("[512,10], [10,512]", []),  # a dense layer's matrix: no kernel layout
+])
+def test_tensorflow_assigning_a_saved_kernel_of_another_layout(shapes: str, expected: list) -> None:
+    assert _found(TF_ASSIGN.format(shapes))[:1] == expected
+
+
+@pytest.mark.parametrize(("log", "expected"), [
+    ("ValueError: Filter must not be larger than the input: Filter: (3, 1) Input: (1, 80)\n",
+     [("keras-image-ordering", "medium")]),
+    # an image really smaller than the filter
+    ("ValueError: Filter must not be larger than the input: Filter: (3, 3) Input: (2, 80)\n", []),
+    # a Theano-era set-up on TensorFlow: maybe the backend itself, not only the ordering
+    ("I installed theano and tensorflow\nValueError: Filter must not be larger than the input: "
+     "Filter: (2, 2) Input: (1, 112)\n", []),
+])
+def test_a_filter_larger_than_a_size_of_one(log: str, expected: list) -> None:
+    assert [f for f in _found(log) if f[1] != "low"] == expected
+
+
+def test_lasagne_01_slices_an_axis_of_unknown_size(legacy_python: Callable[[str], str], theano_home: Path,
+                                                   tmp_path: Path) -> None:
+    python = legacy_python("theano082_py27")
+    code = ("import lasagne\nl = lasagne.layers.InputLayer((None, 10))\n"
+            "lasagne.layers.SliceLayer(l, indices=slice(0, 5), axis=0).output_shape\n")
+    log = traceback_of(python, code, tmp_path, _in_front(python, "lasagne==0.1"))
+    assert "'NoneType' object cannot be interpreted as an index" in log
+    assert _found(log)[:1] == [("lasagne-too-old", "high")]
+    # the same message from the user's own slicing is not Lasagne's
+    own = traceback_of(python, "range(*slice(0, 5).indices(None))", tmp_path)
+    assert "cannot be interpreted as an index" in own
+    assert [f for f in _found(own) if f[1] != "low"] == []
