@@ -398,3 +398,25 @@ def test_lasagne_01_slices_an_axis_of_unknown_size(legacy_python: Callable[[str]
     own = traceback_of(python, "range(*slice(0, 5).indices(None))", tmp_path)
     assert "cannot be interpreted as an index" in own
     assert [f for f in _found(own) if f[1] != "low"] == []
+
+
+def test_keras_11_on_tensorflow_2(legacy_python: Callable[[str], str], tmp_path: Path) -> None:
+    # TensorFlow 2's top level has no `placeholder` (it is under tf.compat.v1): a `tensorflow` package
+    # laid out as TensorFlow 2.3's (the internal modules Keras 1.1.0 imports first, no `contrib`)
+    # stands in for TensorFlow 2, whose wheels are not built for these Pythons; Keras is real
+    python = legacy_python("theano090_py36")
+    for module in ("__init__", "python/__init__", "python/training/__init__", "python/training/moving_averages",
+                   "python/ops/__init__", "python/ops/ctc_ops"):
+        path = tmp_path / "tensorflow" / f"{module}.py"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("__version__ = '2.3.1'\n" if module == "__init__" else "", encoding="utf-8")
+    keras = legacy_envs.release(python, "keras==1.1.0")
+    log = traceback_of(python, "from keras.models import Sequential", tmp_path,
+                       {"KERAS_BACKEND": "tensorflow", "HOME": str(tmp_path), "PYTHONPATH": f"{keras}:{tmp_path}"})
+    assert "module 'tensorflow' has no attribute 'placeholder'" in log
+    assert _found(log)[:1] == [("keras-too-old-for-tensorflow2", "high")]
+    # the same message from the user's own TensorFlow 1 code names no Keras
+    own = traceback_of(python, "import tensorflow as tf\nx = tf.placeholder('float32')", tmp_path,
+                       {"PYTHONPATH": str(tmp_path)})
+    assert "has no attribute 'placeholder'" in own
+    assert [f for f in _found(own) if f[1] != "low"] == []

@@ -124,6 +124,19 @@ CASES = [
      "UnsatisfiableError: The following specifications were found\nto be incompatible with the existing python "
      "installation in your environment:\n\nSpecifications:\n\n  - theano=1.0.1 -> python[version='>=2.7,<2.8.0a0|"
      ">=3.5,<3.6.0a0|>=3.6,<3.7.0a0']\n\nYour python: python=3.9\n", "conda-unsatisfiable"),
+    # conda 4.1.6 conda/resolve.py:71
+    ("UnsatisfiableSpecifications:\nThe following specifications were found to be in conflict:\n"
+     "  - theano ==0.7.0 -> python 2.6*|2.7*|3.3*|3.4*\n  - python 3.5*\n"
+     "Use \"conda info <package>\" to see the dependencies for each package.\n", "conda-unsatisfiable"),
+    # the Nix cc-wrapper's purity check (https://github.com/NixOS/nixpkgs/pull/160155)
+    ("impure path `/run/user/1000/theano/lazylinker_ext/lazylinker_ext.so' used in link\n",
+     "nix-cc-wrapper-impure-path"),
+    # Theano from the Nix store failing its first compilation (https://github.com/NixOS/nixpkgs/pull/99516)
+    (framed("You can find the C code in this temporary file: /run/user/1000/theano_compilation_error_fvjx9y_e",
+            "  File \"/nix/store/pf0dk0bj-python3-3.7.6-env/lib/python3.7/site-packages/theano/gof/lazylinker_c.py\", "
+            "line 81, in <module>", "    actual_version, force_compile, _need_reload))",
+            "ImportError: Version check of the existing lazylinker compiled file. Looking for version 0.211, but found "
+            "None."), "nix-cc-wrapper-impure-path"),
     # apt's cacheset.cc
     ("Reading package lists... Done\nBuilding dependency tree... Done\nE: Unable to locate package python-theano\n",
      "apt-package-unavailable"),
@@ -243,3 +256,10 @@ def test_conda_removes_packages_not_found_is_no_channel_problem():
     log = ("PackagesNotFoundError: The following packages are missing from the target environment:\n"
            "  - theano\n")
     assert "conda-package-not-in-channels" not in [f.cause for f in explain_text(log).findings]
+
+
+def test_a_failed_first_compilation_outside_the_nix_store_is_no_nix_problem():
+    text = ("  File \"/usr/lib/python3/dist-packages/theano/gof/lazylinker_c.py\", line 81, in <module>\n"
+            "    actual_version, force_compile, _need_reload))\nImportError: Version check of the existing lazylinker "
+            "compiled file. Looking for version 0.211, but found None.\n")
+    assert "nix-cc-wrapper-impure-path" not in {f.cause for f in explain_text(text).findings}

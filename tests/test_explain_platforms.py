@@ -59,3 +59,14 @@ def test_target_feature_without_a_sign_of_theano_asks_for_its_version():
     alone = next(f for f in explain_text(clang).findings if f.cause == "theano-clang-native-flags")
     assert alone.confidence == "medium" and "Theano version" in alone.asks[0]
     assert _found("import theano\n" + clang)["theano-clang-native-flags"] == "high"
+
+
+def test_theanos_dyld_message_wrapped_by_a_post_is_still_read():
+    # Theano rel-0.7 theano/tensor/blas.py:209, as a post quotes it: wrapped after "does"
+    text = ("> Exception: The environment variable 'DYLD_FALLBACK_LIBRARY_PATH' does\n"
+            "> not contain the '/Users/josh/anaconda/envs/py27/lib' path in its\n> value. This will make Theano "
+            "unable to compile c code.\n")
+    assert _found(text)["macos-dyld-fallback-path"] == "high"
+    # a post saying the variable now holds the folder is no such message
+    assert "macos-dyld-fallback-path" not in _found(
+        "Now the environment variable 'DYLD_FALLBACK_LIBRARY_PATH' does contain '/Users/josh/anaconda/lib'\n")

@@ -13,6 +13,7 @@ import pytest
 
 from tests import legacy_envs
 from theanodoctor.explain import explain_text
+from theanodoctor.explain.pyera import without_comment
 
 PYTHON3S = ("3.6", "3.7", "3.8", "3.9", "3.10", "3.11", "3.12", "3.13")
 
@@ -290,3 +291,26 @@ def test_python_too_old_for_code(version, code, confidence, tmp_path):
     assert _first(_failure(version, code, tmp_path)) == ("python-too-old-for-code", confidence)
     # the next Python 3 has it: the same code runs on 3.13
     assert _run(str(legacy_envs.find_interpreter("3.13")), code, tmp_path).returncode == 0, code
+
+
+def test_a_comment_in_the_code_a_frame_shows_is_no_message(tmp_path):
+    """A frame's source line is code: its comment (`# ... (out of memory)`) says nothing about the
+    run, while a message in its string literal still counts, as does the exception line."""
+    code = ('def step():\n    raise RuntimeError("{}")\n'
+            "step()  # do not use np.repeat here (out of memory)\n")
+    commented = _failure("3.13", code.format("boom"), tmp_path)
+    assert "# do not use np.repeat here (out of memory)" in commented
+    assert "gpu-out-of-memory" not in {f.cause for f in explain_text(commented).findings}
+    raised = _failure("3.13", code.format("cuMemAlloc: CUDA_ERROR_OUT_OF_MEMORY: out of memory"), tmp_path)
+    assert _first(raised) == ("gpu-out-of-memory", "high")
+
+
+@pytest.mark.parametrize(("line", "code"), [
+    ("x = f(y)  # out of memory", "x = f(y)"),
+    ('s = "a # b"  # c', 's = "a # b"'),
+    ("t = 'it\\'s' # c", "t = 'it\\'s'"),
+    ("# only a comment", ""),
+    ("no_comment()", "no_comment()"),
+])
+def test_a_source_lines_comment_is_cut_where_no_string_holds_it(line, code):
+    assert without_comment(line) == code

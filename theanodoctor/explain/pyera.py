@@ -45,6 +45,25 @@ def shown_code(lines: Sequence[str], index: int) -> str | None:
     return above[-1]
 
 
+def is_code(lines: Sequence[str], index: int) -> bool:
+    """Whether ``lines[index]`` is the source line of a traceback's frame: under a ``File "...",
+    line N`` header, or IPython's arrow line."""
+    return bool(index > 0 and _FRAME_HEADER.match(_text(lines[index - 1])) or _IPYTHON_CURRENT.match(lines[index]))
+
+
+def without_comment(code: str) -> str:
+    """A source line without its trailing ``#`` comment (a ``#`` inside a string literal stays)."""
+    quote = ""
+    for at, char in enumerate(code):
+        if quote:
+            quote = "" if char == quote and code[at - 1] != "\\" else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "#":
+            return code[:at].rstrip()
+    return code
+
+
 def _ipython_code(above: Sequence[str]) -> str | None:
     """The arrow-marked line of the IPython frame right above the exception, or None."""
     rest = [line.rstrip() for line in above]

@@ -22,7 +22,7 @@ from theanodoctor.kb_causes import Signature
 
 from .context import TRIGGERS, FactReader
 from .normalize import segments
-from .pyera import CODE_BACK, HINT_TEXTS, python_hint, shown_code
+from .pyera import CODE_BACK, HINT_TEXTS, is_code, python_hint, shown_code, without_comment
 
 BLOCK_LINES = 2048
 EVIDENCE_PER_SIGNATURE = 3
@@ -236,6 +236,9 @@ class Scanner:
         """``candidates``: the signatures (in catalogue order) whose literal texts the line holds;
         ``window[at]`` is this line, with the lines above it (for the code a traceback shows)."""
         parts = segments(raw)
+        if is_code(window, at):
+            # a comment in the code a traceback quotes is no message (`# ... (out of memory)`)
+            parts = [code for code in map(without_comment, parts) if code] or [""]
         self._significance(number, parts[0] if len(parts) == 1 else max(parts, key=_weight))
         if "traceback (most recent call last)" in raw.lower() and not self._logged_traceback:
             self.result.traceback = True
