@@ -150,6 +150,17 @@ def test_a_name_only_newer_theano_has_python2_from_the_code_line(tmp_path: Path)
     assert "has only from 1.0.0 on" in first.details[0] and "does not show which Theano" in first.details[0]
 
 
+@pytest.mark.parametrize(("env", "message"), [("py27", "ImportError: No module named six.moves"),
+                                               ("healthy37", "No module named 'theano.compat.six'")])
+def test_a_module_only_older_theano_has_below_a_missing_package(env: str, message: str, tmp_path: Path) -> None:
+    # Python 2 names only the parts from the one that failed; the import above names the whole module
+    text = _run(ensure(env), "from theano.compat.six.moves import input\n", tmp_path)
+    assert message in text
+    first = explain_text(text).recognised[0]
+    assert (first.cause, first.confidence, first.values["module"]) == ("theano-too-new-for-code", "medium",
+                                                                        "theano.compat.six")
+
+
 def test_the_installed_version_in_the_log_decides_high(tmp_path: Path) -> None:
     python = ensure("theano082_py27")
     freeze = subprocess.run([str(python), "-m", "pip", "freeze"], capture_output=True, text=True, timeout=120).stdout

@@ -420,3 +420,15 @@ def test_keras_11_on_tensorflow_2(legacy_python: Callable[[str], str], tmp_path:
                        {"PYTHONPATH": str(tmp_path)})
     assert "has no attribute 'placeholder'" in own
     assert [f for f in _found(own) if f[1] != "low"] == []
+
+
+@pytest.mark.parametrize(("data", "ordering"), [((2, 10, 8, 8, 3), True),  # the channel axis moved to the end
+                                                ((2, 10, 3, 8, 9), False)])  # a size that differs
+def test_sequences_of_images_with_the_channel_axis_at_the_other_end(legacy_python: Callable[[str], str],
+                                                                     theano_home: Path, tmp_path: Path,
+                                                                     data: tuple, ordering: bool) -> None:
+    code = ("import numpy as np\nfrom keras.models import Sequential\nfrom keras.layers import Flatten\n"
+            f"Sequential([Flatten(input_shape=(10, 3, 8, 8))]).predict(np.zeros({data}))\n")
+    log = traceback_of(legacy_python("keras122_th09"), code, tmp_path, {"KERAS_BACKEND": "theano"})
+    assert "expected flatten_input_1 to have shape (None, 10, 3, 8, 8)" in log
+    assert (_found(log)[:1] == [("keras-image-ordering", "medium")]) is ordering

@@ -171,11 +171,16 @@ def _use(number: int, text: str, before: tuple[str, ...]) -> Use | None:
         return Use("keras.layers", groups["layer"], shown + (message,))
     if groups.get("missing"):
         missing = groups["missing"]
-        if "." in missing:
+        if missing.split(".")[0] in kb_api_eras.projects():
             return Use(missing, None, shown + (message,))
-        # Python 2 names only the last part: the module an import above names, ending so
-        found = _imported(number, before, lambda m: m["module"].rsplit(".", 1)[-1] == missing)
-        return Use(found[0]["module"], None, (found[1], message)) if found else None
+        # Python 2 names only the parts from the one that failed on (`No module named six.moves` for
+        # `from theano.compat.six.moves import ...`): the module an import above names, ending so
+        found = _imported(number, before, lambda m: m["module"] == missing or m["module"].endswith("." + missing))
+        if found is None:
+            return None
+        imported = found[0]["module"]
+        failed = imported[:len(imported) - len(missing)] + missing.split(".")[0]
+        return Use(failed, None, (found[1], message))
     name = groups["name"]
     if groups.get("module"):
         return Use(groups["module"], name, shown + (message,))
