@@ -67,6 +67,9 @@ SPECS = {
         # in Theano 1.0.4); numpy 1.16.5 exports it again, so 1.0.3 works with 1.16.6.
         EnvSpec("theano103_np1162", "3.7", ("numpy==1.16.2", "scipy==1.2.1", "Theano==1.0.3")),
         EnvSpec("theano103_np116", "3.7", ("numpy==1.16.6", "scipy==1.2.1", "Theano==1.0.3")),
+        # Theano 1.0.2's scan C code (Cython 0.25.2) reads thread state fields Python 3.7 moved;
+        # 1.0.3 regenerated it and declared Python 3.7 support.
+        EnvSpec("theano102_py37", "3.7", ("numpy==1.16.6", "scipy==1.2.1", "Theano==1.0.2")),
         # Real pygpu + libgpuarray 0.7.6 (Debian 12's packages, extensions built for the env).
         EnvSpec("gpu37", "3.7", ("numpy==1.16.6", "scipy==1.2.1", "Theano==1.0.5", "Mako==1.1.6"), ("pygpu",)),
         EnvSpec("gpu27", "2.7", ("numpy==1.16.6", "scipy==1.2.1", "Theano==1.0.5", "Mako==1.1.6"), ("pygpu",)),

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests import legacy_envs
 from tests.cli_helpers import doctor
-from tests.explain_tables import first_cause
+from tests.explain_tables import first_cause, traceback_of
 from theanodoctor.explain import explain_lines, explain_text
 from theanodoctor.explain.normalize import segments
 from theanodoctor.explain.reader import numbered_lines, sniff_encoding
@@ -841,3 +842,25 @@ def test_a_process_killed_by_a_signal_has_failed_so_a_warning_beside_it_is_no_ca
     assert [f.confidence for f in died.findings if f.cause == "blas-numpy-fallback"] == ["low"]
     # a line that only mentions the words is no death
     assert explain_text(warning + "the job was killed by the scheduler, see below\n").recognised == alone
+
+
+@pytest.mark.parametrize("version", ["3.7", "3.12"])
+def test_an_object_a_spawned_sampler_cannot_pickle(version, tmp_path):
+    # the interpreter's own message (3.8 changed its wording), after PyMC3's line for parallel chains
+    python = str(legacy_envs.find_interpreter(version))
+    message = traceback_of(python, "import pickle, threading\npickle.dumps(threading.Lock())", tmp_path)
+    assert "pickle" in message and "lock" in message
+    sampling = "Multiprocess sampling (4 chains in 4 jobs)\n" + message
+    assert [(f.cause, f.confidence) for f in explain_text(sampling).findings][:1] == \
+        [("pymc3-model-unpicklable-spawn", "medium")]
+    # without PyMC3 in the log the message is anyone's pickling
+    assert all(f.confidence == "low" for f in explain_text(message).findings)
+
+
+def test_mpi_aborting_outside_a_job():
+    # MPICH's abort as the thread of https://github.com/eth-cscs/production/pull/84 quotes it
+    log = (">>> import theano\n[Mon Jan 30 14:55:09 2017] [unknown] Fatal error in PMPI_Init_thread: Other MPI error, "
+           "error stack:\nMPIR_Init_thread(525):\nMPID_Init(228).......: channel initialization failed\n"
+           "MPID_Init(611).......:  PMI2 init failed: 1\nAborted\n")
+    first = explain_text(log).recognised[0]
+    assert (first.cause, first.confidence) == ("mpi-init-outside-job", "medium") and first.asks

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.explain_tables import traceback_of
 from theanodoctor.explain import explain_text
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="GNU g++/ld diagnostics (Linux)")
@@ -175,3 +176,24 @@ def test_a_file_windows_keeps_locked_is_named_where_theano_deleted_it(where, fil
            f"file because it is being used by another process: 'C:\\\\Temp\\\\{file}'\n")
     found = explain_text(log).findings
     assert found[0].cause == "windows-file-locked" and (found[0].confidence == "medium") is named
+
+
+# a recurrent scan: Theano compiles its scan C code (scan_perform) for the function
+RECURRENT_SCAN = ("import theano, theano.tensor as T\nx = T.vector()\n"
+                  "y, _ = theano.scan(lambda v, acc: acc + v, sequences=x, outputs_info=T.zeros_like(x[0]))\n"
+                  "theano.function([x], y)\n")
+
+
+def test_theano_102_scan_on_python_37(legacy_python, theano_home, tmp_path):
+    log = traceback_of(legacy_python("theano102_py37"), RECURRENT_SCAN, tmp_path)
+    assert "has no member named ‘exc_type’" in log and "scan_perform/mod.cpp" in log
+    first = explain_text(log).recognised[0]
+    assert (first.cause, first.confidence) == ("theano-too-old-for-python37", "high")
+    # Theano 1.0.3 compiles the same scan on the same Python
+    (tmp_path / "fixed.py").write_text(RECURRENT_SCAN + "print('compiled')\n", encoding="utf-8")
+    done = subprocess.run([legacy_python("theano103_np116"), "fixed.py"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=600)
+    assert "compiled" in done.stdout, done.stderr[-2000:]
+    # the same compiler message outside Theano's scan code is no Theano release's
+    assert [f for f in explain_text("x.c:3:12: error: no member named 'exc_type' in '_ts'\n").findings
+            if f.cause == "theano-too-old-for-python37" and f.confidence != "low"] == []
