@@ -236,7 +236,7 @@ class Scanner:
         """``candidates``: the signatures (in catalogue order) whose literal texts the line holds;
         ``window[at]`` is this line, with the lines above it (for the code a traceback shows)."""
         parts = segments(raw)
-        if is_code(window, at):
+        if "#" in raw and is_code(window, at):
             # a comment in the code a traceback quotes is no message (`# ... (out of memory)`)
             parts = [code for code in map(without_comment, parts) if code] or [""]
         self._significance(number, parts[0] if len(parts) == 1 else max(parts, key=_weight))
