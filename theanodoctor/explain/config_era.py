@@ -31,11 +31,11 @@ def findings(watched: list[tuple[int, str, tuple[str, ...], str]], causes: dict[
     installed = installed_versions(shown)
     for number, text, before, _ in watched:
         m = MESSAGE.search(text)
-        name = _name(m, before) if m else None
+        back, code = code_line(before)
+        name = _name(m, before, back, code) if m else None
         era = kb_config_eras.lookup(name) if name else None
         if era is None:
             continue
-        back, code = code_line(before)
         shown_code = (Evidence(number - back, code.strip()[:400]),) if code else ()
         use = Use(kb_config_eras.MODULE, name, shown_code + (Evidence(number, text.strip()[:400]),),
                   said=f"`theano.config.{name}`")
@@ -45,10 +45,10 @@ def findings(watched: list[tuple[int, str, tuple[str, ...], str]], causes: dict[
     return []
 
 
-def _name(m: re.Match[str], before: tuple[str, ...]) -> str | None:
-    """The configuration name the code reads: the attribute, under the section the code line names
-    for a section's object (`config.lib.cnmem` -> `lib.cnmem`); None for Theano's own code."""
-    back, code = code_line(before)
+def _name(m: re.Match[str], before: tuple[str, ...], back: int, code: str) -> str | None:
+    """The configuration name the code (``code``, ``back`` lines above the message) reads: the
+    attribute, under the section the code line names for a section's object (`config.lib.cnmem`
+    -> `lib.cnmem`); None for Theano's own code."""
     header = before[-back - 1] if 0 < back < len(before) else ""
     if _THEANOS_OWN.search(header):
         return None
