@@ -33,12 +33,14 @@ def _site(python: Path) -> Path:
     return Path(out.stdout.strip())
 
 
-def _run(python: Path, code: str, tmp_path: Path) -> str:
-    """What the interpreter prints for a script (stdout and stderr, as a user pastes it)."""
+def _run(python: Path, code: str, tmp_path: Path, path: Path | None = None) -> str:
+    """What the interpreter prints for a script (stdout and stderr, as a user pastes it); ``path``:
+    real releases put in front of the environment's own (PYTHONPATH)."""
     script = tmp_path / "legacy.py"
     script.write_text(code, encoding="utf-8")
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), **({"PYTHONPATH": str(path)} if path else {})}
     proc = subprocess.run([str(python), "-W", "ignore", str(script)], capture_output=True, text=True,
-                          timeout=300, cwd=tmp_path, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+                          timeout=300, cwd=tmp_path, env=env)
     return proc.stdout + proc.stderr
 
 
@@ -373,3 +375,26 @@ def test_a_release_the_post_names_that_has_the_name_leaves_only_a_hint() -> None
     # a release the post names that lacks it changes nothing: the table still decides
     (older,) = _era_findings("I have pymc3 3.0\n" + message)
     assert older.confidence == "medium"
+
+
+def test_lasagne_code_of_2015_on_the_release(tmp_path: Path) -> None:
+    # the Objective classes of Lasagne's 2015 snapshots, gone in the 0.1 release (real Lasagne 0.1)
+    python = ensure("theano082_py27")
+    text = _run(python, "import lasagne\nobjective = lasagne.objectives.Objective(None)\n", tmp_path,
+                legacy_envs.release(str(python), "lasagne==0.1"))
+    assert "AttributeError: 'module' object has no attribute 'Objective'" in text
+    first = explain_text(text).recognised[0]
+    assert (first.cause, first.confidence) == ("lasagne-too-new", "medium")
+    assert "96df7d8bdd1d34ba5fa09758f761697412127f1f lasagne/objectives.py:213" in first.details[0]
+    # a version the log shows that all the 2015 snapshots share decides nothing: still medium, not high
+    shown = explain_text("Successfully installed Lasagne-0.1.dev0\n" + text).recognised[0]
+    assert (shown.cause, shown.confidence) == ("lasagne-too-new", "medium")
+
+
+def test_a_name_only_a_development_snapshot_lacks_is_a_hint() -> None:
+    # binary_crossentropy left Lasagne's development line early in 2015 and came back before 0.1:
+    # the snapshots read cannot tell which way the installed one leans
+    text = ("Traceback (most recent call last):\n  File \"<stdin>\", line 1, in <module>\n"
+            ">>> from lasagne.objectives import binary_crossentropy\n"
+            "ImportError: cannot import name binary_crossentropy\n")
+    assert [(f.cause, f.confidence) for f in _era_findings(text)] == [("lasagne-too-old", "low")]

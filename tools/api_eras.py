@@ -38,8 +38,13 @@ PROJECTS = {
     "theano": ("Theano", "theano", [(v, "rel-" + v.replace("b", "beta")) for v in (
         "0.7", "0.8.0", "0.8.1", "0.8.2", "0.9.0", "0.10.0b1", "0.10.0b2", "0.10.0b3", "0.10.0b4",
         "1.0.0", "1.0.1", "1.0.2", "1.0.3", "1.0.4", "1.0.5")]),
-    # the last master commit is what `pip install` of GitHub's master gives (version 0.2.dev1)
-    "lasagne": ("Lasagne", "lasagne", [("0.1", "v0.1"), ("0.2.dev1", "5d3c63cb315c50b1cbd27a6bc8664b406f34dd99")]),
+    # the last master commit is what `pip install` of GitHub's master gives (version 0.2.dev1); before
+    # 0.1, code of 2015 ran on GitHub snapshots that all called themselves 0.1.dev: the one before
+    # get_output() left the layers (2015-05-12), and the last before the deprecated Objective classes
+    # went (2015-08-06), labelled by their dates
+    "lasagne": ("Lasagne", "lasagne", [("0.1.dev0+2015.05.12", "2fa74dcd53e180ea923ef01b7bef08908a675501"),
+                                       ("0.1.dev0+2015.08.06", "96df7d8bdd1d34ba5fa09758f761697412127f1f"),
+                                       ("0.1", "v0.1"), ("0.2.dev1", "5d3c63cb315c50b1cbd27a6bc8664b406f34dd99")]),
     # 0.1.0 ... 2.3.1: the releases on Theano (0.1 and 0.2 on Theano alone; 2.4 is TensorFlow only)
     "keras": ("Keras", "keras", [(v, v) for v in (
         "0.1.0 0.1.1 0.1.2 0.1.3 0.2.0 0.3.0 0.3.1 0.3.2 0.3.3 "

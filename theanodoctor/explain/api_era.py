@@ -289,6 +289,9 @@ def judge(use: Use, era: Era, installed: dict[str, tuple[str, int, str]], causes
     era = era._replace(have=tuple(i for i in era.have if i in span))
     seen = installed.get(project.key)
     version = kb_api_eras.parse_version(seen[0]) if seen else None
+    if version is not None and any(project.version(i).local and project.version(i).public == version.public
+                                   for i in range(len(project.releases))):
+        seen = version = None  # a development version several snapshots read share (Lasagne 0.1.dev0)
     if not era.have or era.have == span or (version is not None and era.has(version)):
         return None  # every release (with the module) has it, or the installed one does: not an era problem
     if version is not None:
@@ -303,6 +306,8 @@ def judge(use: Use, era: Era, installed: dict[str, tuple[str, int, str]], causes
             return None  # both ends have it, a release between does not: a guess either way
         # only middle releases have it: most likely a newer one is installed, but the log does not say
         too_new, confidence = gone, "medium" if gone != late else "low"
+        if all(project.version(i).local for i in line if i not in judged):
+            confidence = "low"  # only development snapshots lack it: their history need not run one way
         if use.name and era.name is None:
             confidence = "low"  # a submodule is an attribute only once imported: maybe it was not (or failed)
     if era.condition:
