@@ -291,7 +291,7 @@ def test_nvidia_smi_that_hangs(tmp_path: Path, legacy_python: Callable[[str], st
     env = {"PATH": f"{smi.parent}{os.pathsep}{os.environ['PATH']}"}
     run, doc = run_check("--python", legacy_python("healthy37"), env=env, timeout=BACKSTOP_S)  # ended: it was cut
     assert run.code == 3 and doc is not None
-    assert doc["verdict"] == "Incomplete: 1 check could not finish"
+    assert doc["verdict"] == "Incomplete: 1 check could not finish", (statuses(doc), doc["facts"]["target"]["error"])
     nvidia = doc["facts"]["nvidia"]
     assert nvidia["status"] == "timeout" and nvidia["source"] == "nvidia-smi"
     assert "did not answer within the timeout" in nvidia["error"]

@@ -12,7 +12,7 @@ from typing import Callable
 
 import pytest
 
-from theanodoctor.probe.runner import PROBE_SCRIPT, probe_target, start_probe
+from theanodoctor.probe.runner import FIRST_STAGE_S, PROBE_SCRIPT, probe_target, start_probe
 from theanodoctor.proc import MAX_KEPT_CHARS
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="fake interpreters are sh scripts")
@@ -173,6 +173,23 @@ def test_hang_in_import_theano_keeps_earlier_facts(
     assert result["status"] == "timeout"
     assert result["interrupted_stage"] == "theano_import"
     assert set(result["stages"]) == EARLY_STAGES
+
+
+def test_a_doctor_that_waits_late_still_sees_the_first_stage_in_time(
+    tmp_path: Path, legacy_python: Callable[[str], str]
+) -> None:
+    # The doctor may wait on its host probes (a hanging nvidia-smi) longer than the first stage's
+    # allowance before it waits for the target; what counts is when the target reached the stage,
+    # so the target's output is read from its start, not from the doctor's wait.
+    release = tmp_path / "go"
+    env = fake_theano(tmp_path, f"while not os.path.exists({str(release)!r}): time.sleep(0.05)")
+    handle = start_probe(legacy_python("healthy37"), timeout=120, env=env)
+    assert handle._watched is not None and handle._watched.progress.wait(60)  # read while nobody waited
+    handle.started -= FIRST_STAGE_S + 5  # the doctor comes to wait only after the stage's allowance
+    release.touch()
+    result = handle.wait()
+    assert result["status"] == "ok", result["error"]
+    assert EARLY_STAGES <= set(result["stages"])
 
 
 def test_target_output_is_kept_as_facts(

@@ -103,13 +103,17 @@ class Milestone(NamedTuple):
     what: str  # "the first stage", for the message
 
 
-def finish(proc: subprocess.Popen[bytes], timeout: float, started: float, keep: int = MAX_KEPT_CHARS,
-           milestone: Milestone | None = None) -> ProcResult:
-    """Wait for a started process; kill it at the timeout and keep what it printed. If the wait
-    itself is cut short (the doctor is stopped), the process group is killed first."""
+def finish(proc: subprocess.Popen[bytes], timeout: float, started: float,
+           keep: int = MAX_KEPT_CHARS) -> ProcResult:
+    """Wait for a started process; kill it at the timeout and keep what it printed."""
+    return _guarded(proc, lambda: _finish(proc, timeout, started, keep))
+
+
+def _guarded(proc: subprocess.Popen[bytes], wait: Callable[[], ProcResult]) -> ProcResult:
+    """``wait()`` for the process; if the wait itself is cut short (the doctor is stopped), the
+    process group is killed first."""
     try:
-        result = (_finish(proc, timeout, started, keep) if milestone is None
-                  else _finish_watched(proc, timeout, started, keep, milestone))
+        result = wait()
     except BaseException:
         kill_group(proc)
         raise
@@ -141,37 +145,53 @@ def _pump(fd: int, sink: list[bytes], milestone: Milestone | None, progress: thr
     progress.set()  # the end of output is progress too: the process is done or dying
 
 
-def _finish_watched(proc: subprocess.Popen[bytes], timeout: float, started: float, keep: int,
-                    milestone: Milestone) -> ProcResult:
-    assert proc.stdout is not None and proc.stderr is not None
-    out: list[bytes] = []
-    err: list[bytes] = []
-    progress, ignored = threading.Event(), threading.Event()
-    readers = [threading.Thread(target=_pump, args=(proc.stdout.fileno(), out, milestone, progress), daemon=True),
-               threading.Thread(target=_pump, args=(proc.stderr.fileno(), err, None, ignored), daemon=True)]
-    for reader in readers:
-        reader.start()
-    error = None
-    if not progress.wait(max(0.0, min(milestone.within, timeout) - (time.monotonic() - started))):
-        error = f"no answer for {milestone.what} within {min(milestone.within, timeout):g} s; killed"
-    else:
-        try:
-            proc.wait(timeout=max(0.0, timeout - (time.monotonic() - started)))
-        except subprocess.TimeoutExpired:
-            error = f"no answer within {timeout:g} s; killed"
-    if error:
-        kill_group(proc)
-        proc.wait()
-    for reader in readers:
-        reader.join(timeout=5)  # a grandchild that left the group may hold a pipe open
-    if not any(reader.is_alive() for reader in readers):
-        proc.stdout.close()
-        proc.stderr.close()
-    elapsed = time.monotonic() - started
-    stdout, stderr = clip(decode(b"".join(out)), keep), clip(decode(b"".join(err)), keep)
-    if error:
-        return ProcResult("timeout", None, stdout, stderr, elapsed, error)
-    return ProcResult("ok", proc.returncode, stdout, stderr, elapsed)
+class Watched:
+    """A started process whose output is read from the start, so that a milestone is judged by
+    when the process reached it, not by when the doctor came to wait for it (the doctor may wait
+    on other probes first)."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], milestone: Milestone) -> None:
+        assert proc.stdout is not None and proc.stderr is not None
+        self.proc, self.milestone = proc, milestone
+        self.out: list[bytes] = []
+        self.err: list[bytes] = []
+        self.progress, ignored = threading.Event(), threading.Event()
+        self.readers = [
+            threading.Thread(target=_pump, args=(proc.stdout.fileno(), self.out, milestone, self.progress),
+                             daemon=True),
+            threading.Thread(target=_pump, args=(proc.stderr.fileno(), self.err, None, ignored), daemon=True)]
+        for reader in self.readers:
+            reader.start()
+
+    def finish(self, timeout: float, started: float, keep: int = MAX_KEPT_CHARS) -> ProcResult:
+        """Wait for the process (as :func:`finish`): killed when it has not reached the milestone
+        within its time, or not ended within ``timeout``, both counted from ``started``."""
+        return _guarded(self.proc, lambda: self._finish(timeout, started, keep))
+
+    def _finish(self, timeout: float, started: float, keep: int) -> ProcResult:
+        proc, milestone = self.proc, self.milestone
+        error = None
+        if not self.progress.wait(max(0.0, min(milestone.within, timeout) - (time.monotonic() - started))):
+            error = f"no answer for {milestone.what} within {min(milestone.within, timeout):g} s; killed"
+        else:
+            try:
+                proc.wait(timeout=max(0.0, timeout - (time.monotonic() - started)))
+            except subprocess.TimeoutExpired:
+                error = f"no answer within {timeout:g} s; killed"
+        if error:
+            kill_group(proc)
+            proc.wait()
+        for reader in self.readers:
+            reader.join(timeout=5)  # a grandchild that left the group may hold a pipe open
+        if not any(reader.is_alive() for reader in self.readers):
+            assert proc.stdout is not None and proc.stderr is not None
+            proc.stdout.close()
+            proc.stderr.close()
+        elapsed = time.monotonic() - started
+        stdout, stderr = clip(decode(b"".join(self.out)), keep), clip(decode(b"".join(self.err)), keep)
+        if error:
+            return ProcResult("timeout", None, stdout, stderr, elapsed, error)
+        return ProcResult("ok", proc.returncode, stdout, stderr, elapsed)
 
 
 def run(

@@ -13,7 +13,6 @@ import os
 import re
 import shutil
 import signal
-import subprocess
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -154,7 +153,7 @@ class ProbeHandle:
         self.timeout = timeout
         self.cookie = os.urandom(16).hex()
         self.started = time.monotonic()
-        self._proc: subprocess.Popen[bytes] | None = None
+        self._watched: proc.Watched | None = None
         self._result: Json | None = None
         # A bare name ("python3.7") is looked up on PATH like a shell would.
         executable = python if os.path.dirname(python) else shutil.which(python) or python
@@ -164,7 +163,9 @@ class ProbeHandle:
             return
         child_env = {**(os.environ if env is None else env), "PYTHONIOENCODING": "utf-8"}
         try:
-            self._proc = proc.start(_cmd(executable, self.cookie), env=child_env)
+            # read from the start: the first stage is judged by when the target reached it
+            self._watched = proc.Watched(proc.start(_cmd(executable, self.cookie), env=child_env),
+                                         self._first_stage())
         except FileNotFoundError:
             self._result = self._envelope("not-found", f"{python} does not exist")
         except OSError as exc:  # exec format error, a bad #! line, ...
@@ -190,16 +191,14 @@ class ProbeHandle:
 
     def cancel(self) -> None:
         """Stop a probe whose answer is no longer wanted (kills its whole process group)."""
-        if self._proc is not None and self._proc.poll() is None:
-            proc.kill_group(self._proc)
-            self._proc.communicate()
+        if self._watched is not None and self._result is None:
+            self._watched.finish(0.0, self.started)  # kills it unless it has already ended
         self._result = self._result or self._envelope("skipped", "cancelled")
 
     def wait(self) -> Json:
         if self._result is None:
-            assert self._proc is not None
-            result = proc.finish(self._proc, self.timeout, self.started, keep=_READ_LIMIT,
-                                 milestone=self._first_stage())
+            assert self._watched is not None
+            result = self._watched.finish(self.timeout, self.started, keep=_READ_LIMIT)
             answer = _Answer(result.stdout, self.cookie)
             status, error = _judge(self.python, self.timeout, result, answer)
             self._result = self._envelope(
