@@ -14,7 +14,7 @@ from tests.explain_sets import all_cases
 from theanodoctor import kb_era
 from theanodoctor.explain import explain_text
 from theanodoctor.explain.normalize import segments
-from theanodoctor.explain.pyera import shown_code
+from theanodoctor.explain.pyera import is_code, shown_code, without_comment
 from theanodoctor.explain.reader import numbered_lines
 from theanodoctor.explain.scan import Scanner
 from theanodoctor.kb_causes import signatures
@@ -103,6 +103,8 @@ def test_signatures_hit_where_a_plain_search_of_every_real_log_finds_their_texts
         texts = [text for _, text in lines]
         for at, (number, text) in enumerate(lines):
             lowered, parts = text.lower(), segments(text)
+            if is_code(texts, at):  # a comment in the code a traceback quotes is no message
+                parts = [code for code in map(without_comment, parts) if code] or [""]
             for sig in sigs:
                 if sig.code is not None and not sig.code.search(shown_code(texts, at) or ""):
                     continue  # the code the traceback shows above this line decides it
