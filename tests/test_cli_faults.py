@@ -289,7 +289,9 @@ def test_nvidia_smi_that_hangs(tmp_path: Path, legacy_python: Callable[[str], st
     pid_file = tmp_path / "smi.pid"
     smi = script(tmp_path / "fakebin" / "nvidia-smi", f'echo $$ > "{pid_file}"\nexec sleep {HANG_S}\n')
     env = {"PATH": f"{smi.parent}{os.pathsep}{os.environ['PATH']}"}
-    run, doc = run_check("--python", legacy_python("healthy37"), env=env, timeout=BACKSTOP_S)  # ended: it was cut
+    # --timeout: a slow `import theano` under load must not be a second unfinished check here
+    run, doc = run_check("--python", legacy_python("healthy37"), "--timeout", "500", env=env,
+                         timeout=BACKSTOP_S)  # ended: it was cut
     assert run.code == 3 and doc is not None
     assert doc["verdict"] == "Incomplete: 1 check could not finish", (statuses(doc), doc["facts"]["target"]["error"])
     nvidia = doc["facts"]["nvidia"]
