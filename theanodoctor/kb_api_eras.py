@@ -100,6 +100,12 @@ def lookup(module: str, name: str | None = None) -> Era | None:
     value = _names(project.key, module).get(name)
     if value is None:
         return lookup(f"{module}.{name}") if f"{module}.{name}" in project.modules else None
+    return name_era(project, row, module, name, value)
+
+
+def name_era(project: Project, row: Any, module: str, name: str, value: str) -> Era:
+    """The era a table row's "RANGES [FILE]:LINE ... [?[FILE]:LINE]" gives ``name`` (this table's
+    names, theano_config_eras.yaml's configuration names); ``row``'s path serves a cite without a file."""
     spans, *tokens = value.split()
     have = release_indices(spans, project.releases)
     bounds = ([have[0]] if have[0] != 0 else []) + ([have[-1]] if have[-1] != len(project.releases) - 1 else [])

@@ -8,7 +8,7 @@ no release read registers."""
 
 from __future__ import annotations
 
-from theanodoctor.kb_api_eras import Era, Project, read_project, release_indices
+from theanodoctor.kb_api_eras import Era, Project, name_era, read_project
 from theanodoctor.knowledge import load_table, table
 
 CONFIG_ERAS = "theano_config_eras.yaml"
@@ -25,10 +25,4 @@ def project() -> tuple[Project, dict[str, str]]:
 def lookup(name: str) -> Era | None:
     theano, names = project()
     value = names.get(name)
-    if value is None:
-        return None
-    spans, *tokens = value.split()
-    have = release_indices(spans, theano.releases)
-    bounds = [i for i in dict.fromkeys((have[0], have[-1])) if i not in (0, len(theano.releases) - 1)]
-    cites = {i: f"Theano {theano.tags[i]} {token}" for i, token in zip(bounds, tokens)}
-    return Era(theano, MODULE, name, have, cites)
+    return None if value is None else name_era(theano, {}, MODULE, name, value)

@@ -31,8 +31,10 @@ def findings(watched: list[tuple[int, str, tuple[str, ...], str]], causes: dict[
     installed = installed_versions(shown)
     for number, text, before, _ in watched:
         m = MESSAGE.search(text)
+        if m is None:
+            continue
         back, code = code_line(before)
-        name = _name(m, before, back, code) if m else None
+        name = _name(m, before, back, code)
         era = kb_config_eras.lookup(name) if name else None
         if era is None:
             continue
