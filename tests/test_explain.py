@@ -734,6 +734,18 @@ def test_gpu_fft_names_the_module_it_could_not_import():
     assert found.evidence[0].note == "`pycuda` could not be imported"
 
 
+@pytest.mark.parametrize(("env", "package"), [("py27", "lasagne"), ("healthy37", "keras")])
+def test_a_library_this_python_lacks(legacy_python, tmp_path, env, package):
+    # the real interpreters' messages: `ImportError: No module named lasagne` (2.7) and
+    # `ModuleNotFoundError: No module named 'keras'` (3.7), for an import of a submodule too
+    log = traceback_of(legacy_python(env), f"from {package}.layers import Dense", tmp_path)
+    found = explain_text(log).findings[0]
+    assert (found.cause, found.confidence) == ("package-not-in-this-python", "high")
+    assert found.evidence[-1].note == f"this Python has no `{package}` package"
+    # a module missing inside an installed library is not this cause
+    assert explain_text(f"ModuleNotFoundError: No module named '{package}.legacy'\n").findings[:1] != [found]
+
+
 def test_lasagne_hiding_why_theano_failed_defers_to_the_chained_error():
     # Lasagne replaces any ImportError of `import theano` by its own (lasagne/__init__.py:12-14);
     # Python 3 prints the error it chains to, which names the real cause.

@@ -43,6 +43,22 @@ def test_look_alike_texts_name_different_causes(line, cause):
     assert _first(line)[0] == cause
 
 
+# the old back-end's descriptor message prints the tensor's shape after the status (Theano
+# rel-0.9.0 theano/sandbox/cuda/dnn.py:84); a batch of 0 rows is the data's, other shapes are not
+@pytest.mark.parametrize(("text", "first"), [
+    ("RuntimeError: could not set tensor4d descriptor: CUDNN_STATUS_BAD_PARAMshapes=0 2 1 1 strides=2 1 1 1\n",
+     ("cudnn-empty-tensor", "medium")),
+    ("RuntimeError: Could not set tensorNd descriptor: CUDNN_STATUS_BAD_PARAMdim=4\n"
+     "Inputs shapes: [(0L, 3L, 226L, 226L), (64L, 3L, 3L, 3L)]\n", ("cudnn-empty-tensor", "medium")),
+    ("RuntimeError: could not set tensor4d descriptor: CUDNN_STATUS_BAD_PARAMshapes=32 3 0 224 strides=1 1 1 1\n",
+     None),
+    ("RuntimeError: Could not set tensorNd descriptor: CUDNN_STATUS_BAD_PARAMdim=4\n"
+     "Inputs shapes: [(32, 3, 226, 226), (64, 3, 3, 3), (0, 64, 224, 224)]\n", None),
+])
+def test_cudnn_refusing_an_empty_batch_is_told_by_the_shapes_the_log_shows(text, first):
+    assert _first(text) == first
+
+
 def test_a_garbage_architecture_is_not_stated_with_high_confidence_and_asks():
     found = explain_text("nvcc fatal   : Value 'sm_446217920' is not defined for option 'gpu-architecture'").findings
     assert found[0].confidence == "medium" and any("deviceQuery" in ask for ask in found[0].asks)

@@ -197,3 +197,49 @@ def test_theano_102_scan_on_python_37(legacy_python, theano_home, tmp_path):
     # the same compiler message outside Theano's scan code is no Theano release's
     assert [f for f in explain_text("x.c:3:12: error: no member named 'exc_type' in '_ts'\n").findings
             if f.cause == "theano-too-old-for-python37" and f.confidence != "low"] == []
+
+
+# Apple clang as Theano queries it (`-march=native -E -v -`, `-E -v -`): the cc1 line; a processor of
+# the Skylake family without AVX-512. Anything else is compiled by g++, less Apple ld's option.
+APPLE_CLANG = """#!/bin/bash
+case " $* " in
+  *" -march=native -E -v - "*) echo " /usr/bin/clang -cc1 -triple x86_64-apple-macosx10.11.0 -E \
+-target-cpu skylake -target-feature -avx512bw -target-feature +avx2 -x c++ -" >&2; exit 0;;
+  *" -E -v - "*) echo " /usr/bin/clang -cc1 -triple x86_64-apple-macosx10.11.0 -E -target-cpu core2 -x c++ -" >&2
+    exit 0;;
+esac
+args=(); skip=0
+for a in "$@"; do
+  if [ $skip = 1 ]; then skip=0; continue; fi
+  if [ "$a" = "-undefined" ]; then skip=1; continue; fi
+  args+=("$a")
+done
+exec g++ "${args[@]}"
+"""
+MARCH_ON_MACOS = ("import sys, theano.gof.cmodule as c\nsys.platform = 'darwin'\nc.GCC_compiler.march_flags = None\n"
+                  "c.GCC_compiler.compile_args()\nprint('march_flags=%s' % c.GCC_compiler.march_flags)\n")
+
+
+def test_theano_on_macos_passes_only_the_cpu_name_clang_reports(legacy_python, theano_home, tmp_path, monkeypatch):
+    clang = tmp_path / "clang++"
+    clang.write_text(APPLE_CLANG)
+    clang.chmod(0o755)
+    (tmp_path / "march.py").write_text(MARCH_ON_MACOS)
+
+    def march_flags(flags: str) -> str:
+        monkeypatch.setenv("THEANO_FLAGS", flags)
+        run = subprocess.run([legacy_python("healthy37"), "march.py"], cwd=tmp_path, capture_output=True,
+                             text=True, timeout=600)
+        return next((line for line in run.stdout.splitlines() if line.startswith("march_flags=")), run.stderr[-2000:])
+
+    # real Theano 1.0.5 keeps `-march=skylake` and drops what clang said the processor lacks
+    assert march_flags(f"cxx={clang}") == "march_flags=['-march=skylake']"
+    # the remedy: a -march of the user's turns Theano's guess off
+    assert march_flags(f"cxx={clang},gcc.cxxflags=-march=native") == "march_flags=[]"
+    crash = "Using Theano backend.\nX_train shape: (60000, 1, 28, 28)\nIllegal instruction: 4\n"
+    first = explain_text(crash).findings[0]
+    assert (first.cause, first.confidence) == ("compiled-code-illegal-instruction", "medium") and first.asks
+    # without Theano in the log, or Linux's wording of the signal: not this cause with confidence
+    for other in ("Using TensorFlow backend.\nIllegal instruction: 4\n", "theano\nIllegal instruction (core dumped)\n"):
+        assert [f for f in explain_text(other).findings
+                if f.cause == "compiled-code-illegal-instruction" and f.confidence != "low"] == []
