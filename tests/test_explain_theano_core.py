@@ -67,6 +67,10 @@ CASES = [
     # theano/tensor/blas.py:446 and :451 (rel-1.0.5)
     ('ValueError: invalid token "C:\\OpenBLAS\\bin\\libopenblas.dll" in ldflags_str: '
      '"C:\\OpenBLAS\\bin\\libopenblas.dll"\n', "blas-ldflags-invalid", "high"),
+    # the same inside a compile error, cut by a post after the token (a list's repr)
+    ("  File \"/usr/lib/python2.7/site-packages/theano/tensor/blas.py\", line 632, in _ldflags\n"
+     "ValueError: ('The following error happened while compiling the node', Dot22(x, y), '\\n', "
+     "'invalid token \"[\\'-lblas\\',\"\n", "blas-ldflags-invalid", "high"),
     ("ValueError: ('Include dirs are not used for blas. We disable this as this can hide other headers and "
      "this is not wanted.', '-I/opt/OpenBLAS/include')\n", "blas-ldflags-invalid", "high"),
     # theano/tensor/blas.py:182 (rel-1.0.5): a warning, slower but working
@@ -271,3 +275,22 @@ def test_real_scan_dtype_error_cut_before_its_dtypes_is_told_by_the_raise(legacy
     # the rank check cut the same way is not read as the dtype one
     rank = cut.replace("inner_sitsot_out.type.dtype))", "inner_sitsot_out.type.ndim))")
     assert "input-dtype-mismatch" not in {f.cause for f in explain_text(rank).findings}
+
+
+@pytest.mark.parametrize(("mode", "stride", "says"), [
+    ("full", (3, 3), "dx or dy are greater than 2"),
+    ("valid", (2, 2), "disabled for 'valid' convolutions with stride"),
+])
+def test_the_old_convolutions_gradient_refusing_a_stride(legacy_python: Callable[[str], str], theano_home: Path,
+                                                          tmp_path: Path, mode: str, stride: tuple[int, int],
+                                                          says: str) -> None:
+    # the grad of the old interface's ConvOp (Theano rel-1.0.5 theano/tensor/nnet/conv.py:861, :866)
+    old = ("import theano, theano.tensor as T\nfrom theano.tensor.nnet import conv\nx, w = T.tensor4(), T.tensor4()\n"
+           f"y = conv.conv2d(x, w, border_mode='{mode}', subsample={stride})\ntheano.grad(y.sum(), w)\n")
+    log = traceback_of(legacy_python("healthy37"), old, tmp_path, {"THEANO_FLAGS": "cxx="})
+    assert says in log
+    found = explain_text(log).recognised
+    assert [(f.cause, f.confidence) for f in found][:1] == [("theano-convop-grad-stride-unsupported", "high")]
+    # the remedy: the interface Theano 0.8 added takes the gradient for the same stride
+    new = old.replace("conv.conv2d", "T.nnet.conv2d") + "print('built')\n"
+    assert printed(legacy_python("healthy37"), new, THEANO_FLAGS="cxx=").strip().endswith("built")
