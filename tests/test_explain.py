@@ -641,6 +641,15 @@ def test_an_arrays_T_is_no_keras_backend():
     assert first_cause(keras + "AttributeError: 'list' object has no attribute 'T'\n") == []
 
 
+def test_numpys_function_on_a_tensorflow_tensor_in_keras_backend_code():
+    # np.arccos calls the argument's arccos method, which Theano's variables have and TensorFlow's not
+    code = "  File \"triplet.py\", line 64, in __call__\n    pos = np.arccos(K.dot(a, K.transpose(b)))\n"
+    error = "AttributeError: 'Tensor' object has no attribute 'arccos'\n"
+    assert first_cause(code + error) == ["keras-backend-tensorflow"]
+    # nothing in the log says Keras or Theano: only a hint
+    assert first_cause("  File \"t.py\", line 3\n    y = np.arccos(x)\n" + error) == []
+
+
 def test_theanos_old_conv2d_refusing_input_shape_is_no_keras_version():
     frame = "  File \"/usr/lib/python2.7/dist-packages/theano/tensor/nnet/conv.py\", line 149, in conv2d\n"
     error = "TypeError: __init__() got an unexpected keyword argument 'input_shape'\n"
