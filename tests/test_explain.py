@@ -650,6 +650,17 @@ def test_numpys_function_on_a_tensorflow_tensor_in_keras_backend_code():
     assert first_cause("  File \"t.py\", line 3\n    y = np.arccos(x)\n" + error) == []
 
 
+def test_cythons_size_warning_is_harmless_and_its_error_is_not():
+    # Cython's type import: a larger numpy structure than the module was built for warns, a
+    # smaller one raises (Cython 0.29.37 Cython/Utility/ImportExport.c)
+    warning = ("/usr/lib/python2.7/site-packages/theano/scan_module/scan_perform_ext.py:133: RuntimeWarning: "
+               "numpy.ndarray size changed, may indicate binary incompatibility\n")
+    assert first_cause(warning) == ["numpy-size-changed-warning"]
+    error = ("ValueError: numpy.dtype size changed, may indicate binary incompatibility. "
+             "Expected 96 from C header, got 88 from PyObject\n")
+    assert first_cause(warning + error) == ["numpy-abi-mismatch"]
+
+
 def test_theanos_old_conv2d_refusing_input_shape_is_no_keras_version():
     frame = "  File \"/usr/lib/python2.7/dist-packages/theano/tensor/nnet/conv.py\", line 149, in conv2d\n"
     error = "TypeError: __init__() got an unexpected keyword argument 'input_shape'\n"
