@@ -294,3 +294,27 @@ def test_the_old_convolutions_gradient_refusing_a_stride(legacy_python: Callable
     # the remedy: the interface Theano 0.8 added takes the gradient for the same stride
     new = old.replace("conv.conv2d", "T.nnet.conv2d") + "print('built')\n"
     assert printed(legacy_python("healthy37"), new, THEANO_FLAGS="cxx=").strip().endswith("built")
+
+
+# an Op of the code's own that overrides make_thunk as Theano 0.8 defined it (no `impl`)
+OWN_OP = ("import theano, theano.tensor as T\n"
+          "class Double(theano.Op):\n"
+          "    __props__ = ()\n"
+          "    def make_node(self, x):\n"
+          "        return theano.Apply(self, [x], [x.type()])\n"
+          "    def perform(self, node, inputs, outputs):\n"
+          "        outputs[0][0] = inputs[0] * 2\n"
+          "    def make_thunk(self, node, storage_map, compute_map, no_recycling):\n"
+          "        return theano.Op.make_thunk(self, node, storage_map, compute_map, no_recycling)\n"
+          "x = T.vector()\nf = theano.function([x], Double()(x))\nprint('doubled', f([1.0]))\n")
+
+
+def test_an_op_of_the_codes_own_without_make_thunks_impl(legacy_python: Callable[[str], str], theano_home: Path,
+                                                          tmp_path: Path) -> None:
+    log = traceback_of(legacy_python("healthy37"), OWN_OP, tmp_path, {"THEANO_FLAGS": "cxx="})
+    assert "make_thunk() got an unexpected keyword argument 'impl'" in log
+    found = explain_text(log).recognised
+    assert [(f.cause, f.confidence) for f in found][:1] == [("theano-too-new-for-code", "high")]
+    # the port the note names: the argument Theano 0.9 added
+    ported = OWN_OP.replace("no_recycling):\n", "no_recycling, impl=None):\n")
+    assert "doubled [2.]" in printed(legacy_python("healthy37"), ported, THEANO_FLAGS="cxx=")
