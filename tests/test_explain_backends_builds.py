@@ -432,3 +432,23 @@ def test_sequences_of_images_with_the_channel_axis_at_the_other_end(legacy_pytho
     log = traceback_of(legacy_python("keras122_th09"), code, tmp_path, {"KERAS_BACKEND": "theano"})
     assert "expected flatten_input_1 to have shape (None, 10, 3, 8, 8)" in log
     assert (_found(log)[:1] == [("keras-image-ordering", "medium")]) is ordering
+
+
+# Theano-era code: a channels-first input shape with open spatial sizes (Keras 1's call form)
+CHANNELS_FIRST_INPUT = ("from keras.models import Sequential\nfrom keras.layers import ZeroPadding2D, Convolution2D\n"
+                        "model = Sequential()\nmodel.add(ZeroPadding2D((1, 1), input_shape=(3, None, None)))\n"
+                        "model.add(Convolution2D(64, 3, 3, activation='relu'))\nprint('built', model.output_shape)\n")
+
+
+def test_a_channels_first_input_under_keras_2s_default_ordering(legacy_python: Callable[[str], str], tmp_path: Path,
+                                                                 theano_home: Path) -> None:
+    home = tmp_path / "home"
+    (home / ".keras").mkdir(parents=True)
+    env = {"HOME": str(home), "KERAS_BACKEND": "theano", "THEANO_FLAGS": "cxx="}
+    log = traceback_of(legacy_python("keras208_th09"), CHANNELS_FIRST_INPUT, tmp_path, env)
+    assert "The channel dimension of the inputs should be defined" in log
+    assert _found(log)[0] == ("keras-image-ordering", "medium")
+    # the remedy: the same code builds once keras.json says channels first
+    (home / ".keras" / "keras.json").write_text('{"backend": "theano", "image_data_format": "channels_first", '
+                                                '"floatx": "float32", "epsilon": 1e-07}', encoding="utf-8")
+    assert "built (None, 64, None, None)" in printed(legacy_python("keras208_th09"), CHANNELS_FIRST_INPUT, **env)
