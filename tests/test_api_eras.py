@@ -398,3 +398,19 @@ def test_a_name_only_a_development_snapshot_lacks_is_a_hint() -> None:
             ">>> from lasagne.objectives import binary_crossentropy\n"
             "ImportError: cannot import name binary_crossentropy\n")
     assert [(f.cause, f.confidence) for f in _era_findings(text)] == [("lasagne-too-old", "low")]
+
+
+def test_a_name_that_moved_to_another_module_names_the_release_and_where_it_went(tmp_path: Path) -> None:
+    # Keras 0.x code on real Keras 1.2.2: `slice_X` left keras.models for keras.engine.training
+    python = ensure("py27")
+    keras = legacy_envs.release(str(python), "Keras==1.2.2")
+    (tmp_path / ".keras").mkdir()
+    (tmp_path / ".keras" / "keras.json").write_text('{"backend": "theano"}', encoding="utf-8")
+    log = _run(python, "from keras.models import model_from_yaml, slice_X\n", tmp_path, keras)
+    assert log.splitlines()[-1] == "ImportError: cannot import name slice_X"
+    (found,) = _era_findings(log)
+    assert (found.cause, found.confidence) == ("keras-version-mismatch", "medium")
+    assert found.values["moved_to"] == "keras.engine.training" and "`keras.engine.training`" in found.details[0]
+    # the module Keras 1.2.2 has it in
+    moved = _run(python, "from keras.engine.training import slice_X\nprint('found')\n", tmp_path, keras)
+    assert "found" in moved.splitlines()

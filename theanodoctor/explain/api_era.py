@@ -143,7 +143,9 @@ def _unnamed_owner(use: Use, installed: dict[str, tuple[str, int, str]], causes:
                                         era, installed, causes)) is not None]
     if not judged or len({f.cause for f in judged}) > 1:
         return None
-    first = min(judged, key=_rank)  # the surest of the owners (all name the same cause)
+    # the surest of the owners (all name the same cause); of equals, one whose name did not move to
+    # another module (that one is where the code more likely imported it from)
+    first = min(judged, key=lambda f: (_rank(f), "moved_to" in f.values))
     modules = ", ".join(f"`{f.values['module']}`" for f in judged[:3])
     said = (f"The message does not name the module; of the {first.values['library']} modules read, "
             f"{modules} {'has' if len(judged) == 1 else 'have'} `{use.name}` in some releases only")
@@ -312,9 +314,7 @@ def judge(use: Use, era: Era, installed: dict[str, tuple[str, int, str]], causes
             confidence = "low"  # a submodule is an attribute only once imported: maybe it was not (or failed)
     if era.condition:
         confidence = "low"  # bound only when a condition holds (a backend, a dependency's version)
-    moved = _moved(era) if too_new else ()
-    if moved and version is None:
-        confidence = "low"  # the releases without it have it elsewhere: maybe only the import path is wrong
+    moved = _moved(era) if too_new else ()  # the releases without it have it elsewhere: the remedy says where
     cause = causes[CAUSES[project.key][0 if too_new else 1]]
     return _finding(use, era, cause, too_new, confidence, seen, version, moved, judged)
 
@@ -376,6 +376,7 @@ def _finding(use: Use, era: Era, cause: Cause, too_new: bool, confidence: str,
         cause=cause.id, title=cause.title, explanation=cause.cause, remedy=cause.remedy, fix=cause.fix,
         confidence=confidence, evidence=tuple(sorted(evidence, key=lambda e: e.line)), signatures=(SIGNATURE,),
         values={"module": use.module, "name": use.name or "", "library": project.label,
-                "releases": era.span(), **({"installed": seen[0]} if seen else {})},
+                "releases": era.span(), **({"installed": seen[0]} if seen else {}),
+                **({"moved_to": ", ".join(moved)} if moved else {})},
         source=cause.source, signature_sources=(source,), details=(f"{said}; {shown}: {remedy} ({source}).",),
         asks=asks)
