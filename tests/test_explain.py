@@ -661,6 +661,16 @@ def test_cythons_size_warning_is_harmless_and_its_error_is_not():
     assert first_cause(warning + error) == ["numpy-abi-mismatch"]
 
 
+@pytest.mark.parametrize("message", [
+    # Keras 1.0-1.1 (an assert) and 1.2-2.2 (a TypeError) refuse what theano.function takes
+    "AssertionError: Output to a TensorFlow backend function should be a list or tuple.",
+    "TypeError: `updates` in a TensorFlow backend function should be a list or tuple.",
+])
+def test_keras_tensorflow_backend_function_refusing_theano_style_arguments(message):
+    frame = "  File \"dqn.py\", line 53, in build_functions\n    self.f = K.function([s], q)\n"
+    assert first_cause(frame + message + "\n") == ["keras-backend-tensorflow"]
+
+
 def test_theanos_old_conv2d_refusing_input_shape_is_no_keras_version():
     frame = "  File \"/usr/lib/python2.7/dist-packages/theano/tensor/nnet/conv.py\", line 149, in conv2d\n"
     error = "TypeError: __init__() got an unexpected keyword argument 'input_shape'\n"
