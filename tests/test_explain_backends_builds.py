@@ -452,3 +452,6 @@ def test_a_channels_first_input_under_keras_2s_default_ordering(legacy_python: C
     (home / ".keras" / "keras.json").write_text('{"backend": "theano", "image_data_format": "channels_first", '
                                                 '"floatx": "float32", "epsilon": 1e-07}', encoding="utf-8")
     assert "built (None, 64, None, None)" in printed(legacy_python("keras208_th09"), CHANNELS_FIRST_INPUT, **env)
+    # the separable convolution's form of the message (Keras 2.0.0 keras/layers/convolutional.py:942-944)
+    separable = log.replace("of the inputs should", "of the inputs to `SeparableConv2D` should")
+    assert _found(separable)[0] == ("keras-image-ordering", "medium")
