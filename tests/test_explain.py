@@ -671,6 +671,18 @@ def test_keras_tensorflow_backend_function_refusing_theano_style_arguments(messa
     assert first_cause(frame + message + "\n") == ["keras-backend-tensorflow"]
 
 
+def test_pymc3_worker_without_a_model_context_and_the_users_own_slip():
+    # PyMC3 3.1's step method unpickled in a spawned worker (pymc3/step_methods/arraystep.py:38)
+    worker = ("  File \"C:\\Python\\lib\\multiprocessing\\connection.py\", line 251, in recv\n"
+              "    return _ForkingPickler.loads(buf.getbuffer())\n"
+              "  File \"C:\\Python\\lib\\site-packages\\pymc3\\model.py\", line 123, in get_context\n"
+              "    raise TypeError(\"No context on context stack\")\nTypeError: No context on context stack\n")
+    assert first_cause(worker) == ["pymc3-model-unpicklable-spawn"]
+    # a distribution created outside `with pm.Model()` in the user's own script is no sampler matter
+    alone = "  File \"model.py\", line 3, in <module>\n    x = pm.Normal('x', 0, 1)\nTypeError: No context on context stack\n"
+    assert first_cause(alone) == []
+
+
 def test_theanos_old_conv2d_refusing_input_shape_is_no_keras_version():
     frame = "  File \"/usr/lib/python2.7/dist-packages/theano/tensor/nnet/conv.py\", line 149, in conv2d\n"
     error = "TypeError: __init__() got an unexpected keyword argument 'input_shape'\n"
