@@ -683,6 +683,14 @@ def test_pymc3_worker_without_a_model_context_and_the_users_own_slip():
     assert first_cause(alone) == []
 
 
+def test_a_tensorflow_op_given_a_theano_variable():
+    message = ("TypeError: Failed to convert object of type <class 'theano.tensor.var.TensorVariable'> to Tensor. "
+               "Contents: argmax. Consider casting elements to a supported type.\n")
+    assert first_cause(message) == ["keras-code-needs-tensorflow-backend"]
+    # a list or a numpy object TensorFlow cannot take is the code's own matter
+    assert first_cause(message.replace("theano.tensor.var.TensorVariable", "list")) == []
+
+
 def test_theanos_old_conv2d_refusing_input_shape_is_no_keras_version():
     frame = "  File \"/usr/lib/python2.7/dist-packages/theano/tensor/nnet/conv.py\", line 149, in conv2d\n"
     error = "TypeError: __init__() got an unexpected keyword argument 'input_shape'\n"
