@@ -44,6 +44,8 @@ REAL = [
     ("3.10", "import pickle\nwith open('model.pkl', 'w') as f:\n    pickle.dump(1, f)", "python2-pickle-on-python3"),
     ("3.10", "import pickle\nwith open('m.pkl', 'wb') as f:\n    pickle.dump([1], f)\n"
              "with open('m.pkl') as f:\n    pickle.load(f)", "python2-pickle-on-python3"),
+    ("3.10", "import pickle\nwith open('t.pkl', 'wb') as f:\n    pickle.dump([1], f, protocol=0)\n"
+             "WORD2INDEX = pickle.load(open('t.pkl'))[0]", "python2-pickle-on-python3"),
     ("3.10", "'abc'.translate(None, 'a')", "python2-code-on-python3"),
     ("3.10", "range(7 / 2)", "python2-code-on-python3"),
     ("3.10", "[1, 2][3 / 2]", "python2-code-on-python3"),
@@ -173,3 +175,11 @@ def test_ipython_4s_shim_of_a_package_it_split_out(tmp_path):
     assert "shimmodule.py" in log and log.rstrip().endswith("AttributeError: DOMWidget")
     first = explain_text(log).recognised[0]
     assert (first.cause, first.confidence) == ("ipython-shim-package-missing", "medium")
+
+
+def test_a_pickle_opened_as_binary_is_no_text_mode_read():
+    error = "TypeError: a bytes-like object is required, not 'str'\n"
+    text_mode = '  File "s.py", line 2, in <module>\n    W = pickle.load(open("data/t.pkl"))[3]\n' + error
+    binary = '  File "s.py", line 2, in <module>\n    W = pickle.load(open("data/t.pkl", "rb"))[3]\n' + error
+    assert [f.cause for f in explain_text(text_mode).recognised][:1] == ["python2-pickle-on-python3"]
+    assert "python2-pickle-on-python3" not in [f.cause for f in explain_text(binary).recognised]
