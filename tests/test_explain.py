@@ -679,7 +679,8 @@ def test_pymc3_worker_without_a_model_context_and_the_users_own_slip():
               "    raise TypeError(\"No context on context stack\")\nTypeError: No context on context stack\n")
     assert first_cause(worker) == ["pymc3-model-unpicklable-spawn"]
     # a distribution created outside `with pm.Model()` in the user's own script is no sampler matter
-    alone = "  File \"model.py\", line 3, in <module>\n    x = pm.Normal('x', 0, 1)\nTypeError: No context on context stack\n"
+    alone = ("  File \"model.py\", line 3, in <module>\n    x = pm.Normal('x', 0, 1)\n"
+             "TypeError: No context on context stack\n")
     assert first_cause(alone) == []
 
 
