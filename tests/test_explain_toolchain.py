@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.explain_tables import traceback_of
+from tests.explain_tables import printed, traceback_of
 from theanodoctor.explain import explain_text
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="GNU g++/ld diagnostics (Linux)")
@@ -222,17 +222,14 @@ MARCH_ON_MACOS = ("import sys, theano.gof.cmodule as c\nsys.platform = 'darwin'\
                   "c.GCC_compiler.compile_args()\nprint('march_flags=%s' % c.GCC_compiler.march_flags)\n")
 
 
-def test_theano_on_macos_passes_only_the_cpu_name_clang_reports(legacy_python, theano_home, tmp_path, monkeypatch):
+def test_theano_on_macos_passes_only_the_cpu_name_clang_reports(legacy_python, theano_home, tmp_path):
     clang = tmp_path / "clang++"
     clang.write_text(APPLE_CLANG)
     clang.chmod(0o755)
-    (tmp_path / "march.py").write_text(MARCH_ON_MACOS)
 
     def march_flags(flags: str) -> str:
-        monkeypatch.setenv("THEANO_FLAGS", flags)
-        run = subprocess.run([legacy_python("healthy37"), "march.py"], cwd=tmp_path, capture_output=True,
-                             text=True, timeout=600)
-        return next((line for line in run.stdout.splitlines() if line.startswith("march_flags=")), run.stderr[-2000:])
+        out = printed(legacy_python("healthy37"), MARCH_ON_MACOS, THEANO_FLAGS=flags)
+        return next(line for line in out.splitlines() if line.startswith("march_flags="))
 
     # real Theano 1.0.5 keeps `-march=core2` and drops what clang said the processor lacks
     assert march_flags(f"cxx={clang}") == "march_flags=['-march=core2']"

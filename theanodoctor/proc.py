@@ -127,11 +127,18 @@ def _finish(proc: subprocess.Popen[bytes], timeout: float, started: float, keep:
     except subprocess.TimeoutExpired:
         kill_group(proc)
         out, err = proc.communicate()
-        elapsed = time.monotonic() - started
-        return ProcResult("timeout", None, clip(decode(out), keep), clip(decode(err), keep), elapsed,
-                          f"no answer within {timeout:g} s; killed")
+        return _result(proc, out, err, started, keep, f"no answer within {timeout:g} s; killed")
+    return _result(proc, out, err, started, keep)
+
+
+def _result(proc: subprocess.Popen[bytes], out: bytes, err: bytes, started: float, keep: int,
+            error: str | None = None) -> ProcResult:
+    """What a waited-for process gave: killed (``error`` says why) or ended with its exit code."""
     elapsed = time.monotonic() - started
-    return ProcResult("ok", proc.returncode, clip(decode(out), keep), clip(decode(err), keep), elapsed)
+    stdout, stderr = clip(decode(out), keep), clip(decode(err), keep)
+    if error:
+        return ProcResult("timeout", None, stdout, stderr, elapsed, error)
+    return ProcResult("ok", proc.returncode, stdout, stderr, elapsed)
 
 
 def _pump(fd: int, sink: list[bytes], milestone: Milestone | None, progress: threading.Event) -> None:
@@ -187,11 +194,7 @@ class Watched:
             assert proc.stdout is not None and proc.stderr is not None
             proc.stdout.close()
             proc.stderr.close()
-        elapsed = time.monotonic() - started
-        stdout, stderr = clip(decode(b"".join(self.out)), keep), clip(decode(b"".join(self.err)), keep)
-        if error:
-            return ProcResult("timeout", None, stdout, stderr, elapsed, error)
-        return ProcResult("ok", proc.returncode, stdout, stderr, elapsed)
+        return _result(proc, b"".join(self.out), b"".join(self.err), started, keep, error)
 
 
 def run(
