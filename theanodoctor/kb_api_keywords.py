@@ -8,6 +8,7 @@ a user can open."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from theanodoctor.kb_api_eras import Project, read_project, release_indices
@@ -46,22 +47,33 @@ def _names(call: str) -> tuple[str, ...]:
 
 
 def _eras(name: str, keyword: str) -> list[KeywordEra]:
+    return [KeywordEra(project, module, name, keyword, span, have, cite)
+            for project, calls in projects().values()
+            for module, span, have, cite in row_eras(project, calls.get(name, ()), keyword)]
+
+
+Row = tuple[str, tuple[int, ...], tuple[int, ...], str]
+
+
+def row_eras(project: Project, rows: Iterable[str], word: str) -> list[Row]:
+    """(module, span, have, cite) of each row "MODULE RANGES [**RANGES] | WORD RANGES FILE:LINE | ..."
+    that lists ``word`` (this table's and profiles/api_attrs.yaml's form): the releases with the call
+    or class, less those that take any keyword (**kwargs); of those, the ones with ``word``; and the
+    source of the FILE:LINE."""
     found = []
-    for project, calls in projects().values():
-        for row in calls.get(name, ()):
-            head, *tokens = row.split(" | ")
-            module, spans, *varkw = head.split()
-            exists = release_indices(spans, project.releases)
-            anything = set(release_indices(varkw[0][2:], project.releases)) if varkw else set()
-            span = tuple(i for i in exists if i not in anything)
-            for token in tokens:
-                word, have, where = token.split()
-                if word == keyword and span:
-                    with_it = release_indices(have, project.releases)
-                    # the table's FILE:LINE is at the first release with the keyword, or at the last
-                    # where only the call's older releases take it (tools/api_keywords.py)
-                    cited = with_it[0] if with_it[0] != exists[0] else with_it[-1]
-                    found.append(KeywordEra(project, module, name, keyword, span,
-                                            tuple(i for i in with_it if i in span),
-                                            f"{project.label} {project.tags[cited]} {where}"))
+    for row in rows:
+        head, *tokens = row.split(" | ")
+        module, spans, *varkw = head.split()
+        exists = release_indices(spans, project.releases)
+        anything = set(release_indices(varkw[0][2:], project.releases)) if varkw else set()
+        span = tuple(i for i in exists if i not in anything)
+        for token in tokens:
+            listed, have, where = token.split()
+            if listed == word and span:
+                with_it = release_indices(have, project.releases)
+                # FILE:LINE is at the first release with the word, or at the last where only the
+                # older releases have it (tools/api_keywords.py, tools/api_attrs.py)
+                cited = with_it[0] if with_it[0] != exists[0] else with_it[-1]
+                found.append((module, span, tuple(i for i in with_it if i in span),
+                              f"{project.label} {project.tags[cited]} {where}"))
     return found

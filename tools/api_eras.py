@@ -263,18 +263,19 @@ HEADER = """\
 
 
 def write(argv: list[str] | None, doc: str, builder: Callable[[str, str, str | None], dict], output: str,
-          header: str) -> int:
-    """The command line of the table writers (this file, tools/api_keywords.py): a git directory
-    per project, --python2, -o; every project's table built by ``builder`` under ``header``."""
+          header: str, keys: tuple[str, ...] = tuple(PROJECTS)) -> int:
+    """The command line of the table writers (this file, tools/api_keywords.py, tools/api_attrs.py):
+    a git directory per project of ``keys``, --python2, -o; each project's table built by ``builder``
+    under ``header``."""
     import yaml
 
     parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
-    for key in PROJECTS:
+    for key in keys:
         parser.add_argument(key, help=f"a git directory of {PROJECTS[key][0]}")
     parser.add_argument("--python2", help="a Python 2.7 for sources in Python 2 syntax")
     parser.add_argument("-o", "--output", default=output)
     args = parser.parse_args(argv)
-    table = {key: builder(key, getattr(args, key), args.python2) for key in PROJECTS}
+    table = {key: builder(key, getattr(args, key), args.python2) for key in keys}
     text = yaml.safe_dump({"projects": table}, sort_keys=False, width=10_000, default_flow_style=False)
     Path(args.output).write_text(header + text, encoding="utf-8")
     return 0

@@ -61,11 +61,47 @@ def calls(tree):
     return found
 
 
+def _self_attributes(function, found):
+    """The attributes a method sets on its first argument (``self.x = ...``, ``self.x += ...``, in
+    tuples and nested blocks), with the line of the first."""
+    args = function.args.args
+    first = args and (getattr(args[0], "arg", None) or getattr(args[0], "id", None))
+    if not first:
+        return
+    for node in ast.walk(function):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) \
+                and isinstance(node.value, ast.Name) and node.value.id == first:
+            found.setdefault(node.attr, node.lineno)
+
+
+def classes(tree):
+    """What an instance of each top-level class has besides its bases': {"Class": [line of the class,
+    [the last name of each base], {attribute: line}]}, the attributes being the names its body binds
+    (methods, class attributes) and those its methods set on ``self``."""
+    found = {}
+    for st in tree.body:
+        if not isinstance(st, ast.ClassDef):
+            continue
+        bases = [b.attr if isinstance(b, ast.Attribute) else b.id for b in st.bases
+                 if isinstance(b, (ast.Attribute, ast.Name))]
+        attributes = {}
+        for item in st.body:
+            if isinstance(item, _FUNCTIONS):
+                attributes.setdefault(item.name, item.lineno)
+                _self_attributes(item, attributes)
+        for name in bound(st.body):  # class attributes: cited at the class
+            attributes.setdefault(name, st.lineno)
+        found[st.name] = [st.lineno, bases, dict((n, line) for n, line in attributes.items()
+                                                  if not (n.startswith("__") and n.endswith("__")))]
+    return found
+
+
 def walk(source, here, package):
     """names: name -> line; stars: [[module, line of a condition or 0]]; froms: name -> [module,
     name] (what `from module import name` bound); all: the literal __all__ or None; raises: the top
     level raises unconditionally; conditional: name -> line of the `if` it is bound (or deleted) under;
-    calls: what each top-level function, class and method accepts by keyword (``calls``)."""
+    calls: what each top-level function, class and method accepts by keyword (``calls``); classes:
+    what the instances of each top-level class have (``classes``)."""
     out = {"names": {}, "stars": [], "froms": {}, "all": None, "raises": False, "conditional": {}}
 
     def bind(name, line, condition):
@@ -135,6 +171,7 @@ def walk(source, here, package):
         tree = ast.parse(source)
     body(tree.body, True, 0)
     out["calls"] = calls(tree)
+    out["classes"] = classes(tree)
     return out
 
 

@@ -33,10 +33,11 @@ def explain_lines(numbered: Iterable[tuple[int, str]], facts: Any = None,
 
 
 def _explain(feed: Callable[[Scanner], ScanResult], facts: Any, context: tuple[str, ...]) -> Explanation:
-    from . import api_era, config_era, keyword_era
+    from . import api_era, attr_era, config_era, keyword_era
     from .refine import refine
 
-    scanner = Scanner(kb_causes.signatures(), watch=api_era.WATCH + keyword_era.WATCH + config_era.WATCH,
+    watch = api_era.WATCH + keyword_era.WATCH + attr_era.WATCH + config_era.WATCH
+    scanner = Scanner(kb_causes.signatures(), watch=watch,
                       context=[sign for signs in keyword_era.SIGNS.values() for sign in signs])
     scanner.result.context_seen.update(c.lower() for c in context)
     scan = feed(scanner)
@@ -49,7 +50,8 @@ def _explain(feed: Callable[[Scanner], ScanResult], facts: Any, context: tuple[s
     if scan.watched:
         watched = scan.watched_lines()
         produced = api_era.findings(watched, causes, shown) + config_era.findings(watched, causes, shown) + \
-            keyword_era.findings(watched, causes, shown, scan.context_seen)
+            keyword_era.findings(watched, causes, shown, scan.context_seen) + \
+            attr_era.findings(watched, causes, shown, scan.context_seen)
         findings = merge(findings, produced)
     findings, notes = refine(conclude(findings, scan, causes, shown, asking), scan, facts)
     final = Evidence(*scan.final_exception) if scan.final_exception else None

@@ -14,6 +14,7 @@ decides as for names (explain/api_era.py)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 from theanodoctor import kb_api_keywords
@@ -34,14 +35,27 @@ MESSAGE = re.compile(r"(?<![\w.])(?:(?P<cls>[A-Za-z_]\w*)\.)?(?P<call>[A-Za-z_]\
 _CALLED = re.compile(r"(?<![\w.])([A-Z]\w*)\(")  # a class the code line calls: `Convolution2D(32, 3, 3, ...)`
 
 
-def findings(watched: list[tuple[int, str, tuple[str, ...], str]], causes: dict[str, Cause],
-             shown: dict[str, Fact], seen: set[str]) -> list[tuple[Finding, int]]:
+Watched = list[tuple[int, str, tuple[str, ...], str]]
+
+
+def findings(watched: Watched, causes: dict[str, Cause], shown: dict[str, Fact],
+             seen: set[str]) -> list[tuple[Finding, int]]:
     """``seen``: the lower-cased texts the scan saw in the log (the libraries' names among them)."""
     installed = installed_versions(shown)
+
+    def read(number: int, text: str, before: tuple[str, ...]) -> Finding | None:
+        m = MESSAGE.search(text)
+        return _finding(m, number, text, before, installed, causes, seen) if m else None
+    return first_per_cause(watched, read)
+
+
+def first_per_cause(watched: Watched, read: Callable[[int, str, tuple[str, ...]], Finding | None]
+                    ) -> list[tuple[Finding, int]]:
+    """The first finding ``read`` makes of a watched line (number, text, the lines above) for each
+    cause, with the number of that line."""
     found: dict[str, tuple[Finding, int]] = {}
     for number, text, before, _ in watched:
-        m = MESSAGE.search(text)
-        finding = _finding(m, number, text, before, installed, causes, seen) if m else None
+        finding = read(number, text, before)
         if finding and finding.cause not in found:
             found[finding.cause] = (finding, number)
     return list(found.values())

@@ -1,0 +1,110 @@
+"""The table of what the instances of Theano, Lasagne and Keras classes have in each release
+(profiles/api_attrs.yaml, tools/api_attrs.py) and what `explain` makes of `'X' object has no
+attribute 'y'`: the table is re-read from real installed Theano releases (their files, with `ast`;
+never imported here), and the messages are the ones real Theano prints in the cached legacy
+environments, among them an op pickled by Theano 0.8.2 and loaded by Theano 1.0.5."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.legacy_envs import ensure_env, env_python
+from theanodoctor import kb_api_attrs, kb_api_eras
+from theanodoctor.explain import explain_text
+from theanodoctor.sources import problem
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import api_attrs  # noqa: E402  (tools/ is no package)
+import api_eras  # noqa: E402
+import api_walk  # noqa: E402
+
+
+def _python(env: str) -> Path:
+    return env_python(ensure_env(env))
+
+
+def _printed(python: Path, code: str, cwd: Path) -> str:
+    proc = subprocess.run([str(python), "-W", "ignore", "-c", code], capture_output=True, text=True, timeout=300,
+                          cwd=cwd, env={"PATH": "/usr/bin:/bin", "HOME": str(cwd)})
+    return proc.stdout + proc.stderr
+
+
+def _attr_findings(text: str):
+    return [f for f in explain_text(text).findings if "api-era" in f.signatures]
+
+
+@pytest.mark.parametrize(("env", "release"), [("theano082_py27", "0.8.2"), ("healthy37", "1.0.5")])
+def test_the_attribute_table_matches_an_installed_release(env: str, release: str) -> None:
+    python = _python(env)
+    site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               capture_output=True, text=True, check=True, timeout=60).stdout.strip())
+    files = {str(p.relative_to(site)): p.read_text(encoding="utf-8", errors="replace")
+             for p in (site / "theano").rglob("*.py") if not api_eras._private(str(p.relative_to(site)))}
+    instances = api_attrs._instances(api_eras.walk_release(files, str(python) if "py27" in env else None))
+    project, classes = kb_api_attrs.projects()["theano"]
+    index, checked = project.releases.index(release), 0
+    for name, rows in classes.items():
+        for row in rows:
+            head, *tokens = row.split(" | ")
+            module, spans = head.split()
+            if index not in kb_api_eras.release_indices(spans, project.releases):
+                continue
+            for token in tokens:
+                attribute, have, _ = token.split()
+                assert (attribute in instances[(module, name)]) == \
+                    (index in kb_api_eras.release_indices(have, project.releases)), (name, token)
+                checked += 1
+    assert checked > 1000
+
+
+def test_the_walker_reads_what_methods_set_on_self_and_the_bases() -> None:
+    source = ("class Layer(object):\n    def __init__(self):\n        self.name = None\n"
+              "class Conv(Layer):\n    kind = 'conv'\n    def __init__(self, me=None):\n"
+              "        if me:\n            self.pad, self.stride = 1, 2\n"
+              "    def flip(this):\n        this.flipped += 1\n")
+    walked = {"m": ("m.py", api_walk.walk(source, "m", False))}
+    conv = api_attrs._instances(walked)[("m", "Conv")]
+    assert {a: line for a, (_, line) in conv.items()} == {
+        "name": 3, "kind": 4, "pad": 8, "stride": 8, "flip": 9, "flipped": 10}
+
+
+def test_an_op_pickled_by_theano_082_and_loaded_by_1_0_5(tmp_path: Path) -> None:
+    # Pool's `ndim` came in Theano 0.9.0: 1.0.5's own code (Op.__str__) reads it from an op 0.8.2 made
+    made = _printed(_python("theano082_py27"), "import pickle, theano\nfrom theano.tensor.signal.pool import Pool\n"
+                    "pickle.dump(Pool(ds=(2, 2), ignore_border=True), open('pool.pkl', 'wb'), 2)\n", tmp_path)
+    assert (tmp_path / "pool.pkl").is_file(), made
+    text = _printed(_python("py27"), "import pickle\nop = pickle.load(open('pool.pkl', 'rb'))\nprint(op)\n", tmp_path)
+    assert text.rstrip().endswith("AttributeError: 'Pool' object has no attribute 'ndim'")
+    (first,) = _attr_findings(text)
+    assert (first.cause, first.confidence) == ("theano-too-new-for-code", "medium")
+    assert "a Theano older than 0.9.0 made" in first.details[0] and "unpickled" in first.details[0]
+    assert any("theano/gof/utils.py" in e.text for e in first.evidence)  # the frame that read it
+    assert first.signature_sources == ("Theano rel-0.9.0 theano/tensor/signal/pool.py:434",)
+    assert all(problem(source) is None for source in first.signature_sources)
+
+
+def test_the_same_attribute_used_by_the_code_needs_a_newer_theano(tmp_path: Path) -> None:
+    # a script, so the traceback shows its code line (which names Theano)
+    (tmp_path / "legacy.py").write_text("import theano.tensor.signal.pool\n"
+                                        "print(theano.tensor.signal.pool.Pool(ds=(2, 2)).ndim)\n", encoding="utf-8")
+    text = _printed(_python("theano082_py27"), "import runpy; runpy.run_path('legacy.py', run_name='__main__')\n",
+                    tmp_path)
+    assert text.rstrip().endswith("AttributeError: 'Pool' object has no attribute 'ndim'")
+    (first,) = _attr_findings(text)
+    assert (first.cause, first.confidence) == ("theano-too-old-for-code", "medium")
+    assert "install Theano 0.9.0 or newer" in first.details[0]
+    # nothing in the log names Theano: the class may be another library's
+    (bare,) = _attr_findings("AttributeError: 'Pool' object has no attribute 'ndim'")
+    assert bare.confidence == "low"
+    assert not _attr_findings("AttributeError: 'Pool' object has no attribute 'workers'")  # no release has it
+
+
+def test_the_class_names_read_from_the_text_are_the_tables_classes() -> None:
+    # what lets `'NoneType' object has no attribute ...` skip the parse of the whole table
+    assert kb_api_attrs.class_names() == {name for _, classes in kb_api_attrs.projects().values() for name in classes}
+    assert "NoneType" not in kb_api_attrs.class_names() and not kb_api_attrs.lookup("NoneType", "shape")

@@ -1,0 +1,49 @@
+"""Which releases of Theano, Lasagne and Keras give the instances of a class an attribute:
+``profiles/api_attrs.yaml``, written by tools/api_attrs.py from the release trees.
+
+``lookup("Conv2DLayer", "flip_filters")`` gives one :class:`AttributeEra` for each module whose
+``Conv2DLayer`` does not have ``flip_filters`` in every release read: the releases with the class
+and, among them, those whose instances have it, cited where it is bound."""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from theanodoctor.kb_api_eras import Project, read_project
+from theanodoctor.kb_api_keywords import row_eras
+from theanodoctor.knowledge import load_table, table, table_text
+
+API_ATTRS = "api_attrs.yaml"
+
+
+class AttributeEra(NamedTuple):
+    project: Project
+    module: str
+    cls: str
+    attribute: str
+    span: tuple[int, ...]  # releases with the class
+    have: tuple[int, ...]  # of those, the releases whose instances have the attribute
+    cite: str  # "<Project> <tag> <file>:<line>" where it is bound at its first release (or its last)
+
+
+@table
+def projects() -> dict[str, tuple[Project, dict[str, list[str]]]]:
+    data = load_table(API_ATTRS)
+    return {key: (read_project(API_ATTRS, key, row, {}), row.get("classes") or {})
+            for key, row in (data.get("projects") or {}).items()}
+
+
+@table
+def class_names() -> frozenset[str]:
+    """The classes listed, read from the table's text without parsing it: the common messages
+    (`'NoneType' object has no attribute ...`) are told apart without the large parse."""
+    return frozenset(re.findall(r"^      (\w+):$", table_text(API_ATTRS), re.M))
+
+
+def lookup(cls: str, attribute: str) -> tuple[AttributeEra, ...]:
+    if cls not in class_names():
+        return ()
+    return tuple(AttributeEra(project, module, cls, attribute, span, have, cite)
+                 for project, classes in projects().values()
+                 for module, span, have, cite in row_eras(project, classes.get(cls, ()), attribute))
