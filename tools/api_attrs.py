@@ -8,7 +8,7 @@ The arguments are git directories as for tools/api_eras.py, whose releases are r
 what its class body binds (methods, class attributes), what the class's methods set on `self`, and
 the same of its bases (found by name among the project's classes of that release). Their objects
 are the ones old code pickles (a Lasagne network, a Keras model, a compiled Theano function's ops).
-Not run in CI: tests/test_api_eras.py checks rows against real installed releases."""
+Not run in CI: tests/test_explain_attr_eras.py checks rows against real installed releases."""
 
 from __future__ import annotations
 
