@@ -376,6 +376,9 @@ def test_tensorflow_assigning_a_saved_kernel_of_another_layout(shapes: str, expe
 @pytest.mark.parametrize(("log", "expected"), [
     ("ValueError: Filter must not be larger than the input: Filter: (3, 1) Input: (1, 80)\n",
      [("keras-image-ordering", "medium")]),
+    # four stacked frames (an Atari agent's input) where the height should be
+    ("ValueError: Filter must not be larger than the input: Filter: (8, 8) Input: (4, 84)\n",
+     [("keras-image-ordering", "medium")]),
     # an image really smaller than the filter
     ("ValueError: Filter must not be larger than the input: Filter: (3, 3) Input: (2, 80)\n", []),
     # a Theano-era set-up on TensorFlow: maybe the backend itself, not only the ordering

@@ -263,3 +263,46 @@ def test_a_failed_first_compilation_outside_the_nix_store_is_no_nix_problem():
             "    actual_version, force_compile, _need_reload))\nImportError: Version check of the existing lazylinker "
             "compiled file. Looking for version 0.211, but found None.\n")
     assert "nix-cc-wrapper-impure-path" not in {f.cause for f in explain_text(text).findings}
+
+
+def test_a_git_url_that_cannot_be_reached(tmp_path):
+    import shutil
+    import subprocess
+
+    git = shutil.which("git")
+    assert git, "the tests need git"
+    # nothing listens on port 1: the real git client's message for an unreachable git daemon
+    done = subprocess.run([git, "clone", "git://127.0.0.1:1/Theano.git", str(tmp_path / "theano")],
+                          capture_output=True, text=True, timeout=60,
+                          env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+    assert done.returncode != 0 and "fatal: unable to connect to 127.0.0.1:" in done.stderr
+    log = "$ git clone git://127.0.0.1:1/Theano.git\n" + done.stderr
+    assert first_cause(log) == ["git-protocol-unreachable"]
+    # the same words without a git:// URL in the log are not named (an https proxy, ssh)
+    assert first_cause(done.stderr.replace("git://", "")) != ["git-protocol-unreachable"]
+    # GitHub's refusal since 2022 (its text as the blog and the threads quote it)
+    github = ("$ pip install git+git://github.com/Theano/Theano.git\n"
+              "fatal: remote error:\n  The unauthenticated git protocol on port 9418 is no longer supported.\n"
+              "Please see https://github.blog/2021-09-01-improving-git-protocol-security-github/ "
+              "for more information.\n")
+    assert first_cause(github) == ["git-protocol-unreachable"]
+    assert_sourced([(github, "git-protocol-unreachable"), (log, "git-protocol-unreachable")])
+
+
+def test_theano_and_theano_pymc_lay_out_theano_differently(legacy_env):
+    # the two distributions install the same `theano` folder with other files: a traceback through
+    # original Theano's scan_module and Theano-PyMC's compile/function package is a folder of both
+    from pathlib import Path
+
+    def site(name: str) -> Path:
+        return next(Path(legacy_env(name)).glob("lib/python3.*/site-packages/theano"))
+
+    theano, pymc = site("healthy37"), site("pymc39")
+    assert (theano / "compile" / "pfunc.py").is_file() and (theano / "scan_module").is_dir()
+    assert (pymc / "compile" / "function" / "pfunc.py").is_file() and not (pymc / "scan_module").exists()
+    assert "Unknown parameter type" in (pymc / "compile" / "function" / "pfunc.py").read_text(encoding="utf-8")
+    mixed = ('  File "/usr/local/lib/python3.7/dist-packages/theano/scan_module/scan.py", line 849, in scan\n'
+             '  File "/usr/local/lib/python3.7/dist-packages/theano/compile/function/pfunc.py", line 427, in pfunc\n'
+             "TypeError: Unknown parameter type: <class 'theano.tensor.var.TensorVariable'>\n")
+    assert first_cause(mixed) == ["theano-install-broken"]
+    assert_sourced([(mixed, "theano-install-broken")])

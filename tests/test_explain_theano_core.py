@@ -318,3 +318,18 @@ def test_an_op_of_the_codes_own_without_make_thunks_impl(legacy_python: Callable
     # the port the note names: the argument Theano 0.9 added
     ported = OWN_OP.replace("no_recycling):\n", "no_recycling, impl=None):\n")
     assert "doubled [2.]" in printed(legacy_python("healthy37"), ported, THEANO_FLAGS="cxx=")
+
+
+def test_an_ldflags_folder_with_a_space(legacy_python: Callable[[str], str], theano_home: Path,
+                                        tmp_path: Path) -> None:
+    # Theano splits blas.ldflags at white space (rel-1.0.5 theano/tensor/blas.py:437)
+    code = "import theano, theano.tensor as T\nx = T.matrix()\ntheano.function([x], T.dot(x, x))\n"
+    log = traceback_of(legacy_python("healthy37"), code, tmp_path,
+                       {"THEANO_FLAGS": 'blas.ldflags=-L"/opt/Program Files/lib" -lblas'})
+    assert 'invalid token "Files/lib" in ldflags_str' in log
+    found = explain_text(log).recognised
+    assert [(f.cause, f.confidence) for f in found][:1] == [("path-with-spaces", "high")]
+    assert found[0].evidence[-1].note.endswith("`Files/lib` is the rest of that folder")
+    # a token that is no piece of a folder stays the invalid-token cause
+    other = log.replace('invalid token "Files/lib"', 'invalid token "blas.lib"')
+    assert [f.cause for f in explain_text(other).recognised][:1] == ["blas-ldflags-invalid"]

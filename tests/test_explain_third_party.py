@@ -185,7 +185,7 @@ def test_harmless_warnings_are_no_cause_of_a_later_unrelated_error():
                "classes and functions are moved. This module will be removed in 0.20.\n")
     later = "Traceback (most recent call last):\n  File \"run.py\", line 3, in <module>\nKeyError: 'lr'\n"
     for warning, cause in ((tqdm, "tqdm-notebook-needs-ipywidgets"), (pillow, "pillow-api-removed"),
-                           (sklearn, "sklearn-module-removed")):
+                           (sklearn, "library-code-deprecation-warning")):
         alone = explain_text(warning).findings
         assert alone[0].cause == cause and alone[0].warning, cause
         assert first_cause(warning + later) == [], cause

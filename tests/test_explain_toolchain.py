@@ -242,3 +242,41 @@ def test_theano_on_macos_passes_only_the_cpu_name_clang_reports(legacy_python, t
     for other in ("Using TensorFlow backend.\nIllegal instruction: 4\n", "theano\nIllegal instruction (core dumped)\n"):
         assert [f for f in explain_text(other).findings
                 if f.cause == "compiled-code-illegal-instruction" and f.confidence != "low"] == []
+
+
+def test_theano09_kernel_binary_and_gxx(tmp_path):
+    # the declaration Theano rel-0.9.0 theano/gpuarray/basic_ops.py:322 writes for a kernel's binary
+    source = "static const char k_bin_0[] = { 0x7f,0xa8,0x45,0x4c };\nconst char *first() { return k_bin_0; }\n"
+    stderr = _compile(tmp_path, source, "-std=gnu++14")  # g++ 6 and later: C++14 by default
+    assert "narrowing conversion of '168' from 'int' to 'char'" in stderr.replace("‘", "'").replace("’", "'")
+    found = explain_text(_theano_failure(stderr, tmp_path)).recognised
+    assert [(f.cause, f.confidence) for f in found][:1] == [("theano09-gcc6-char-narrowing", "high")]
+    # the remedy's stopgap: -Wno-narrowing in gcc.cxxflags makes g++ take it
+    work = tmp_path / "compiledir_Linux-x86_64" / "tmpabc"
+    done = subprocess.run(["g++", "-shared", "-fPIC", "-std=gnu++14", "-Wno-narrowing", "-o", str(work / "m.so"),
+                           str(work / "mod.cpp")], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    # a byte that fits a char is no such narrowing: not this cause
+    small = explain_text("mod.cpp:3:1: error: narrowing conversion of '100' from 'int' to 'char' inside { } "
+                         "[-Wnarrowing]")
+    assert "theano09-gcc6-char-narrowing" not in {f.cause for f in small.recognised}
+
+
+def test_bytecode_of_another_python_is_refused(tmp_path):
+    # what Keras' func_dump / func_load do with a Lambda layer's function: marshal its code object in
+    # one Python, load it in another (real 3.6 and 3.8 here)
+    from tests.legacy_envs import find_interpreter
+
+    dumped = tmp_path / "code.bin"
+    subprocess.run([str(find_interpreter("3.6")), "-c", "import marshal, sys\nf = lambda x: [i * 2 for i in x]\n"
+                    f"open({str(dumped)!r}, 'wb').write(marshal.dumps(f.__code__))\n"], check=True, timeout=120)
+    loaded = subprocess.run([str(find_interpreter("3.8")), "-c", "import marshal\n"
+                             f"marshal.loads(open({str(dumped)!r}, 'rb').read())\n"],
+                            capture_output=True, text=True, timeout=120)
+    assert loaded.stderr.rstrip().endswith("ValueError: bad marshal data (unknown type code)")
+    log = ('  File "/opt/conda/lib/python3.8/site-packages/keras/utils/generic_utils.py", line 231, in func_load\n'
+           "    code = marshal.loads(raw_code)\n" + loaded.stderr.strip().splitlines()[-1] + "\n")
+    (first,) = explain_text(log).recognised
+    assert (first.cause, first.confidence) == ("keras-lambda-bytecode-python-mismatch", "medium")
+    # the same ValueError with nothing of Keras in the log is not named
+    assert not explain_text(loaded.stderr).recognised
