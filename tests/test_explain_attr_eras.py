@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tests.legacy_envs import ensure_env, env_python
+from tests.explain_tables import printed, traceback_of
 from theanodoctor import kb_api_attrs, kb_api_eras
 from theanodoctor.explain import explain_text
 from theanodoctor.sources import problem
@@ -24,28 +25,19 @@ import api_eras  # noqa: E402
 import api_walk  # noqa: E402
 
 
-def _python(env: str) -> Path:
-    return env_python(ensure_env(env))
-
-
-def _printed(python: Path, code: str, cwd: Path) -> str:
-    proc = subprocess.run([str(python), "-W", "ignore", "-c", code], capture_output=True, text=True, timeout=300,
-                          cwd=cwd, env={"PATH": "/usr/bin:/bin", "HOME": str(cwd)})
-    return proc.stdout + proc.stderr
-
-
 def _attr_findings(text: str):
     return [f for f in explain_text(text).findings if "api-era" in f.signatures]
 
 
 @pytest.mark.parametrize(("env", "release"), [("theano082_py27", "0.8.2"), ("healthy37", "1.0.5")])
-def test_the_attribute_table_matches_an_installed_release(env: str, release: str) -> None:
-    python = _python(env)
-    site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+def test_the_attribute_table_matches_an_installed_release(legacy_python: Callable[[str], str], env: str,
+                                                           release: str) -> None:
+    python = legacy_python(env)
+    site = Path(subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                                capture_output=True, text=True, check=True, timeout=60).stdout.strip())
     files = {str(p.relative_to(site)): p.read_text(encoding="utf-8", errors="replace")
              for p in (site / "theano").rglob("*.py") if not api_eras._private(str(p.relative_to(site)))}
-    instances = api_attrs._instances(api_eras.walk_release(files, str(python) if "py27" in env else None))
+    instances = api_attrs._instances(api_eras.walk_release(files, python if "py27" in env else None))
     project, classes = kb_api_attrs.projects()["theano"]
     index, checked = project.releases.index(release), 0
     for name, rows in classes.items():
@@ -73,12 +65,15 @@ def test_the_walker_reads_what_methods_set_on_self_and_the_bases() -> None:
         "name": 3, "kind": 4, "pad": 8, "stride": 8, "flip": 9, "flipped": 10}
 
 
-def test_an_op_pickled_by_theano_082_and_loaded_by_1_0_5(tmp_path: Path) -> None:
+def test_an_op_pickled_by_theano_082_and_loaded_by_1_0_5(legacy_python: Callable[[str], str], theano_home: Path,
+                                                          tmp_path: Path) -> None:
     # Pool's `ndim` came in Theano 0.9.0: 1.0.5's own code (Op.__str__) reads it from an op 0.8.2 made
-    made = _printed(_python("theano082_py27"), "import pickle, theano\nfrom theano.tensor.signal.pool import Pool\n"
-                    "pickle.dump(Pool(ds=(2, 2), ignore_border=True), open('pool.pkl', 'wb'), 2)\n", tmp_path)
-    assert (tmp_path / "pool.pkl").is_file(), made
-    text = _printed(_python("py27"), "import pickle\nop = pickle.load(open('pool.pkl', 'rb'))\nprint(op)\n", tmp_path)
+    saved = tmp_path / "pool.pkl"
+    printed(legacy_python("theano082_py27"), "import pickle\nfrom theano.tensor.signal.pool import Pool\n"
+            f"pickle.dump(Pool(ds=(2, 2), ignore_border=True), open({str(saved)!r}, 'wb'), 2)\n")
+    assert saved.is_file()
+    text = traceback_of(legacy_python("py27"), f"import pickle\nop = pickle.load(open({str(saved)!r}, 'rb'))\n"
+                        "print(op)", tmp_path)
     assert text.rstrip().endswith("AttributeError: 'Pool' object has no attribute 'ndim'")
     (first,) = _attr_findings(text)
     assert (first.cause, first.confidence) == ("theano-too-new-for-code", "medium")
@@ -88,12 +83,11 @@ def test_an_op_pickled_by_theano_082_and_loaded_by_1_0_5(tmp_path: Path) -> None
     assert all(problem(source) is None for source in first.signature_sources)
 
 
-def test_the_same_attribute_used_by_the_code_needs_a_newer_theano(tmp_path: Path) -> None:
-    # a script, so the traceback shows its code line (which names Theano)
-    (tmp_path / "legacy.py").write_text("import theano.tensor.signal.pool\n"
-                                        "print(theano.tensor.signal.pool.Pool(ds=(2, 2)).ndim)\n", encoding="utf-8")
-    text = _printed(_python("theano082_py27"), "import runpy; runpy.run_path('legacy.py', run_name='__main__')\n",
-                    tmp_path)
+def test_the_same_attribute_used_by_the_code_needs_a_newer_theano(legacy_python: Callable[[str], str],
+                                                                  theano_home: Path, tmp_path: Path) -> None:
+    # run as a script, so the traceback shows its code line (which names Theano)
+    text = traceback_of(legacy_python("theano082_py27"), "import theano.tensor.signal.pool\n"
+                        "print(theano.tensor.signal.pool.Pool(ds=(2, 2)).ndim)", tmp_path)
     assert text.rstrip().endswith("AttributeError: 'Pool' object has no attribute 'ndim'")
     (first,) = _attr_findings(text)
     assert (first.cause, first.confidence) == ("theano-too-old-for-code", "medium")
