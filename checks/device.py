@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from theanodoctor import kb_causes
 from theanodoctor.engine import Options, Outcome, check, error, ok, skipped
+from theanodoctor.explain.diagnose import diagnose
 from theanodoctor.facts import Facts, section
 
 from . import old_backend
@@ -77,7 +77,7 @@ def theano_device(facts: Facts, options: Options) -> Outcome:
     if problem is None or not stage(facts, "theano_import").get("ok"):
         return ok(chosen if backend.key == "device" else f"{chosen}: Theano opens that GPU at import "
                   f"(the GPU back-end is used although device={device})")
-    known = kb_causes.diagnose(gpu_init_output(facts))
+    known = diagnose(gpu_init_output(facts))
     remedy = PYGPU_REMEDY if problem == "pygpu is not installed" else INIT_REMEDY
     return error(
         f"{chosen}, but {problem}: Theano silently runs everything on the CPU",

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from theanodoctor import kb_causes
 from theanodoctor.engine import Options, Outcome, check, error, ok, skipped
+from theanodoctor.explain.diagnose import diagnose
 from theanodoctor.facts import Facts, section
 
 from .common import flavour, probe_ran, stage
@@ -89,7 +89,7 @@ def theano_import(facts: Facts, options: Options) -> Outcome:
         f"{f.get('file')}:{f.get('line')} in {f.get('function')}" for f in err.get("frames", [])[-3:]
         if isinstance(f, dict)
     )
-    known = kb_causes.diagnose(failure_text(result))
+    known = diagnose(failure_text(result))
     unreadable = _unreadable_config(facts, err) if known is None else None
     if unreadable:
         return error(f"import theano fails: {headline}", cause=unreadable,

@@ -114,6 +114,19 @@ def test_the_walker_marks_names_that_exist_only_under_a_condition() -> None:
     assert found["conditional"] == {"Conv3DLayer": 4, "mingw": 10}  # izip is bound in both branches
 
 
+def test_a_private_helper_the_module_defines_is_a_name_of_it() -> None:
+    # the shape of Keras 2.0's imagenet_utils: a private helper legacy code imported, beside a
+    # private constant and a private import, which are no names of the module's own
+    source = ("from .utils import _to_list\n_CLASS_INDEX = None\n"
+              "def _obtain_input_shape(input_shape, include_top):\n    pass\n"
+              "def __getattr__(name):\n    pass\n")
+    found = api_walk.walk(source, "keras.applications.imagenet_utils", False)
+    parsed = {"keras.applications.imagenet_utils": ("keras/applications/imagenet_utils.py", api_eras._parsed(found))}
+    names = api_eras.exported(parsed)["keras.applications.imagenet_utils"][1]
+    assert set(names) == {"_obtain_input_shape"}
+    assert found["calls"]["_obtain_input_shape"] == [3, ["input_shape", "include_top"], False]
+
+
 def test_the_project_keys_read_from_the_text_are_the_tables_projects() -> None:
     # what lets a module of another library (`numpy.bool`) skip the parse of the whole table
     assert kb_api_eras.project_keys() == set(kb_api_eras.projects())

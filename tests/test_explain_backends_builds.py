@@ -273,6 +273,36 @@ def test_keras_0x_decides_only_what_keras_1_and_later_leave_open(legacy_python: 
     assert remedy in first.details[0]
 
 
+# Keras 2.2.4 with the two packages it pins (its setup.py)
+KERAS_224 = ("keras==2.2.4", "keras_applications==1.0.6", "keras_preprocessing==1.0.5")
+
+
+# (the imports are low: only middle releases have them, and the log does not show which is installed)
+@pytest.mark.parametrize(("env", "release", "code", "message", "level", "remedy"), [
+    # private helpers legacy code imported: Keras' applications' input-shape check, gone from 2.2.1 on
+    ("keras208_th09", KERAS_224, "from keras.applications.imagenet_utils import _obtain_input_shape\n",
+     "cannot import name '_obtain_input_shape'", "low", "install Keras 2.2.0 (the newest release with it)"),
+    # ... and its keyword include_top, renamed require_flatten in Keras 2.0.8
+    ("keras208_th09", (), "from keras.applications.imagenet_utils import _obtain_input_shape\n"
+     "_obtain_input_shape((224, 224, 3), default_size=224, min_size=48, data_format='channels_last',\n"
+     "                    include_top=True)\n",
+     "_obtain_input_shape() got an unexpected keyword argument 'include_top'", "medium",
+     "install Keras 2.0.7 (the newest release with it)"),
+    # the recurrent layers' helper of Keras 2.0.0-2.0.8, which Keras 1 named without the underscore
+    ("keras122_th09", (), "from keras.layers.recurrent import _time_distributed_dense\n",
+     "cannot import name '_time_distributed_dense'", "low", "install Keras 2.0.8"),
+])
+def test_private_keras_helpers_legacy_code_imported(legacy_python: Callable[[str], str], theano_home: Path,
+                                                    tmp_path: Path, env: str, release: tuple[str, ...], code: str,
+                                                    message: str, level: str, remedy: str) -> None:
+    python = legacy_python(env)
+    extra = _in_front(python, *release) if release else {}
+    log = traceback_of(python, code, tmp_path, {**extra, **KERAS_THEANO})
+    assert message in log
+    assert _found(log) == [("keras-version-mismatch", level)]
+    assert remedy in explain_text(log).findings[0].details[0]
+
+
 @pytest.mark.parametrize("message", ["ImportError: cannot import name Input",
                                      "AttributeError: 'module' object has no attribute 'set_session'"])
 def test_a_name_every_keras_from_1_0_has_is_no_era_finding_by_its_name_alone(message: str) -> None:

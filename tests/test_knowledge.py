@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from theanodoctor import kb_causes, knowledge
+from theanodoctor.explain.diagnose import diagnose
 
 
 def test_tables_load_with_sources():
@@ -36,7 +37,7 @@ def test_tables_load_with_sources():
     ],
 )
 def test_diagnose_names_the_root_cause(text, expected):
-    found = kb_causes.diagnose(text)
+    found = diagnose(text)
     assert (found.id if found else None) == expected
 
 

@@ -4,7 +4,6 @@ and confidence). `explain` and the checks that read captured output share both."
 
 from __future__ import annotations
 
-import functools
 import re
 from typing import Any, NamedTuple
 
@@ -13,7 +12,7 @@ from packaging.specifiers import SpecifierSet
 from theanodoctor import kb_conditions, knowledge
 from theanodoctor.fixes import FIX_IDS
 from theanodoctor.kb_conditions import Condition
-from theanodoctor.knowledge import DERIVED, KnowledgeError, choice, rows, source, spec, strings, table, text, where
+from theanodoctor.knowledge import KnowledgeError, choice, rows, source, spec, strings, table, text, where
 
 CAUSES = "causes.yaml"
 SIGNATURES = "signatures.yaml"
@@ -172,31 +171,3 @@ def signatures() -> tuple[Signature, ...]:
         ids.add(sig.id)
         result.append(sig)
     return tuple(result)
-
-
-class Diagnosis(NamedTuple):
-    """The root cause named in a captured output, for the checks."""
-
-    id: str
-    cause: str
-    remedy: str
-    fix: str | None
-    confidence: str
-    source: str
-
-
-# Bounded: summarize judges thousands of machines whose captured logs often repeat (cleared by forget()).
-@functools.lru_cache(maxsize=256)
-def diagnose(log: str) -> Diagnosis | None:
-    """The first cause `explain` states with confidence for ``log`` (output captured from Theano
-    in the target, so Theano is the context), or None."""
-    from theanodoctor.explain import explain_text
-
-    found = explain_text(log, context=("theano", "pygpu")).recognised
-    if not found:
-        return None
-    first = found[0]
-    return Diagnosis(first.cause, first.explanation, first.remedy, first.fix, first.confidence, first.source)
-
-
-DERIVED.append(diagnose)

@@ -1,6 +1,6 @@
 """Write profiles/api_eras.yaml: which releases of Theano, Lasagne, Keras, Blocks, Fuel and PyMC3
-have each public module and each public module-level name, read from the release trees with `ast`
-(never imported).
+have each public module and each public module-level name (and each private helper a module
+defines with `def` or `class`), read from the release trees with `ast` (never imported).
 
     python tools/api_eras.py THEANO_GIT LASAGNE_GIT KERAS_GIT BLOCKS_GIT FUEL_GIT PYMC3_GIT
         [-o profiles/api_eras.yaml]
@@ -79,12 +79,13 @@ class Parsed(NamedTuple):
     all_: list[str] | None
     raises: bool
     conditional: dict[str, int]  # name -> line of the `if` it is bound or deleted under
+    defs: frozenset[str]  # the names its `def` and `class` statements bind
 
 
 def _parsed(found: dict) -> Parsed:
     return Parsed(found["names"], [(m, c) for m, c in found["stars"]],
                   {k: (m, n) for k, (m, n) in found["froms"].items()}, found["all"], found["raises"],
-                  found["conditional"])
+                  found["conditional"], frozenset(found["defs"]))
 
 
 def _tree(git: str, tag: str, package: str) -> dict[str, str]:
@@ -187,7 +188,10 @@ def exported(parsed: dict[str, tuple[str, Parsed]]) -> dict[str, tuple[str, dict
             for n, line in p.conditional.items():
                 if n in found[module] and found[module][n][2] is None:
                     found[module][n] = found[module][n][:2] + ((path, line),)
-    return {m: (parsed[m][0], {n: w for n, w in found[m].items() if not n.startswith("_")})
+    # a private helper the module defines is kept: legacy code imported some (Keras'
+    # `_obtain_input_shape`, `_time_distributed_dense`), and lost them with a release
+    return {m: (parsed[m][0], {n: w for n, w in found[m].items()
+                               if not n.startswith("_") or n in parsed[m][1].defs and not n.startswith("__")})
             for m in parsed if not parsed[m][1].raises}
 
 

@@ -1,6 +1,6 @@
 """Write profiles/api_keywords.yaml: which releases of Theano, Lasagne, Keras, Blocks, Fuel and PyMC3
-let a call pass each keyword, for every public function, class constructor and method whose keywords
-changed between releases, read from the release trees with `ast` (never imported).
+let a call pass each keyword, for every function (private helpers too), class constructor and public
+method whose keywords changed between releases, read from the release trees with `ast` (never imported).
 
     python tools/api_keywords.py THEANO_GIT LASAGNE_GIT KERAS_GIT BLOCKS_GIT FUEL_GIT PYMC3_GIT --python2 PY27
         [-o profiles/api_keywords.yaml]

@@ -48,13 +48,14 @@ def _parameters(function):
 
 
 def calls(tree):
-    """What a call of each public function, class and method of the top level accepts:
+    """What a call of each function, class and public method of the top level accepts (private
+    helpers too: legacy code imported Keras' ``_obtain_input_shape``):
     {"f" / "Class.__init__" / "Class.method": [line of the def, [keyword names], takes **kwargs]}."""
     found = {}
     for st in tree.body:
-        if isinstance(st, _FUNCTIONS) and not st.name.startswith("_"):
+        if isinstance(st, _FUNCTIONS) and not st.name.startswith("__"):
             found[st.name] = [st.lineno] + list(_parameters(st))
-        elif isinstance(st, ast.ClassDef) and not st.name.startswith("_"):
+        elif isinstance(st, ast.ClassDef) and not st.name.startswith("__"):
             for item in st.body:
                 if isinstance(item, _FUNCTIONS) and (item.name == "__init__" or not item.name.startswith("_")):
                     found[st.name + "." + item.name] = [item.lineno] + list(_parameters(item))
@@ -100,9 +101,10 @@ def walk(source, here, package):
     """names: name -> line; stars: [[module, line of a condition or 0]]; froms: name -> [module,
     name] (what `from module import name` bound); all: the literal __all__ or None; raises: the top
     level raises unconditionally; conditional: name -> line of the `if` it is bound (or deleted) under;
-    calls: what each top-level function, class and method accepts by keyword (``calls``); classes:
-    what the instances of each top-level class have (``classes``)."""
-    out = {"names": {}, "stars": [], "froms": {}, "all": None, "raises": False, "conditional": {}}
+    defs: the names its `def` and `class` statements bind; calls: what each top-level function, class
+    and method accepts by keyword (``calls``); classes: what the instances of each top-level class
+    have (``classes``)."""
+    out = {"names": {}, "stars": [], "froms": {}, "all": None, "raises": False, "conditional": {}, "defs": []}
 
     def bind(name, line, condition):
         if name not in out["names"]:
@@ -121,6 +123,7 @@ def walk(source, here, package):
         for st in stmts:
             if isinstance(st, _DEFS):
                 bind(st.name, st.lineno, condition)
+                out["defs"].append(st.name)
             elif isinstance(st, ast.Assign):
                 for target in st.targets:
                     targets(target, st.lineno, condition)

@@ -65,8 +65,9 @@ def _known_cause(text: str) -> tuple[str, str, str] | None:
     """(id, cause, remedy) of the catalogue's cause for a check's words, when stated with high
     confidence and specific (a generic symptom groups nothing)."""
     from theanodoctor import kb_causes
+    from theanodoctor.explain.diagnose import diagnose
 
-    found = kb_causes.diagnose(text)
+    found = diagnose(text)
     if found is None or found.confidence != "high" or kb_causes.causes()[found.id].generic:
         return None
     return found.id, found.cause, found.remedy

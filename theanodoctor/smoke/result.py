@@ -42,7 +42,7 @@ class SmokeResult:
     fresh_cache: bool
     elapsed_s: float
     restarts: int
-    diagnosis: dict[str, Any] | None = None  # a known cause (kb_causes.diagnose)
+    diagnosis: dict[str, Any] | None = None  # a known cause (explain.diagnose)
     gpu: dict[str, Any] = field(default_factory=dict)  # cudnn, matmul speed-up
 
     def to_dict(self) -> dict[str, Any]:
@@ -92,9 +92,9 @@ def _stage(name: str, record: dict[str, Any] | None, expects_gpu: bool, device: 
 
 
 def _diagnose(text: str) -> dict[str, Any] | None:
-    from theanodoctor import kb_causes
+    from theanodoctor.explain.diagnose import diagnose
 
-    found = kb_causes.diagnose(text)
+    found = diagnose(text)
     return {"id": found.id, "cause": found.cause, "remedy": found.remedy, "fix": found.fix} if found else None
 
 
