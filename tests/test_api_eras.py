@@ -162,7 +162,7 @@ def test_a_name_only_newer_theano_has_python2_from_the_code_line(tmp_path: Path)
     assert "AttributeError: 'module' object has no attribute 'change_flags'" in text
     first = explain_text(text).recognised[0]
     assert first.cause == "theano-too-old-for-code" and first.confidence == "medium"
-    assert "has only from 1.0.0 on" in first.details[0] and "does not show which Theano" in first.details[0]
+    assert "has only from 1.0.0 on" in first.details[0] and "prints no installed Theano version" in first.details[0]
 
 
 @pytest.mark.parametrize(("env", "message"), [("py27", "ImportError: No module named six.moves"),
@@ -385,9 +385,11 @@ def test_a_release_the_post_names_that_has_the_name_leaves_only_a_hint() -> None
     assert (alone.cause, alone.confidence) == ("pymc3-version-mismatch", "medium")
     (told,) = _era_findings("MacOS, Python 3.6.3, pyfolio 0.8.0, pymc3 3.2\n" + message)
     assert told.confidence == "low" and "another environment" in told.details[-1] and told.asks
-    # a release the post names that lacks it changes nothing: the table still decides
+    # a release the post names that lacks it leaves the table deciding, and is said beside it
     (older,) = _era_findings("I have pymc3 3.0\n" + message)
     assert older.confidence == "medium"
+    assert "prints no installed PyMC3 version" in older.details[0]
+    assert older.details[-1] == "The post says PyMC3 3.0 (line 1), which lacks it too."
 
 
 def test_lasagne_code_of_2015_on_the_release(tmp_path: Path) -> None:

@@ -162,6 +162,19 @@ CASES = [
     ("  Attempting uninstall: PyYAML\n    Found existing installation: PyYAML 3.12\n"
      "ERROR: Cannot uninstall 'PyYAML'. It is a distutils installed project and thus we cannot accurately "
      "determine which files belong to it which would lead to only a partial uninstall.\n", "pip-distutils-installed"),
+    # Theano/Theano#6304: Theano 0.10.0beta1's CTC op links warp-ctc without -Wl,-rpath
+    ("('The following error happened while compiling the node', GpuConnectionistTemporalClassification"
+     "{compute_grad=True}(GpuContiguous.0, /placeholder, /placeholder), '\\n', 'libwarpctc.so: cannot open "
+     "shared object file: No such file or directory')\n", "warp-ctc-not-on-loader-path"),
+    # mcf06/theano_ctc#14: a wrapper of warp-ctc's first API, compiled by nvcc against warp-ctc 2
+    ("mod.cu(569): error: identifier \"ctcComputeInfo\" is undefined\n", "warp-ctc-api-changed"),
+    # ... and by g++ (Kaldi-CTC's wording of the same)
+    ("ctc-nnet-update.cc:200:3: error: 'ctcComputeInfo' was not declared in this scope\n", "warp-ctc-api-changed"),
+    # easybuilders/easybuild-easyconfigs#6378: the EasyBuild framework's get_easyblock_class; the
+    # missing module is EasyBuild's own easybuild.easyblocks.theano, not Theano
+    ("EasyBuildError: 'Failed to process easyconfig /home/u/easyconfigs/t/Theano/Theano-1.0.0-intel-2017b-"
+     "Python-2.7.14.eb: Failed to obtain class for EB_Theano easyblock (not available?): No module named "
+     "theano'\n", "easybuild-easyblock-missing"),
 ]
 
 
@@ -287,6 +300,50 @@ def test_a_git_url_that_cannot_be_reached(tmp_path):
               "for more information.\n")
     assert first_cause(github) == ["git-protocol-unreachable"]
     assert_sourced([(github, "git-protocol-unreachable"), (log, "git-protocol-unreachable")])
+
+
+def test_real_linker_without_the_check_symbol(tmp_path):
+    import shutil
+    import subprocess
+
+    gcc = shutil.which("gcc")
+    assert gcc, "the tests need gcc"
+    # a unit test of libgpuarray's calling what newer Check headers call, linked with no Check that has it
+    source = tmp_path / "check_array.c"
+    source.write_text("void _ck_assert_failed(const char *file, int line, const char *expr, ...);\n"
+                      "int main(void) { _ck_assert_failed(\"check_array.c\", 1, \"x\"); return 0; }\n")
+    done = subprocess.run([gcc, str(source), "-o", str(tmp_path / "check_array")], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+    assert done.returncode != 0 and "undefined reference to `_ck_assert_failed'" in done.stderr
+    assert first_cause(done.stderr) == ["libgpuarray-libcheck-too-old"]
+    # the same symbol in another project's build (nothing of libgpuarray in the log) is only a hint
+    other = done.stderr.replace("check_array", "sanity")
+    assert [(f.cause, f.confidence) for f in explain_text(other).findings][:1] == [
+        ("libgpuarray-libcheck-too-old", "low")]
+
+
+def test_real_cython_3_refuses_an_old_pyxs_division(legacy_python, tmp_path):
+    import os
+    import subprocess
+
+    from tests import legacy_envs
+
+    # pygpu 0.7's collectives.pyx divides sizes with `/`: integer division under Cython 0.29's
+    # Python 2 default, a double under Cython 3's language_level 3str
+    python = legacy_python("healthy37")
+    (tmp_path / "collectives.pyx").write_text("def split(size_t n, size_t parts):\n    cdef size_t chunk\n"
+                                              "    chunk = n / parts\n    return chunk\n")
+
+    def cythonize(release: str) -> subprocess.CompletedProcess[str]:
+        path = legacy_envs.release(python, f"cython=={release}")
+        return subprocess.run([python, "-m", "cython", "collectives.pyx"], capture_output=True, text=True,
+                              timeout=300, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(path)})
+
+    assert cythonize("0.29.37").returncode == 0
+    three = cythonize("3.0.10")
+    log = three.stdout + three.stderr
+    assert three.returncode != 0 and "Cannot assign type 'double' to 'size_t'" in log
+    assert [(f.cause, f.confidence) for f in explain_text(log).findings][:1] == [("cython3-old-package-build", "medium")]
 
 
 def test_theano_and_theano_pymc_lay_out_theano_differently(legacy_env):

@@ -38,7 +38,7 @@ PY2_NAMES = [
     "import urllib2", "import Queue", "import ConfigParser", "import StringIO", "import cStringIO",
     "import Tkinter", "import commands", "import md5", "from itertools import izip", "import itertools; itertools.imap",
     "sorted([2, 1], cmp=lambda a, b: a - b)", "{1: 2}.keys()[0]", "map(str, [1])[0]", "zip([1], [2])[0]",
-    "range(7 / 2)", "[1, 2, 3][4 / 2]",
+    "range(7 / 2)", "[1, 2, 3][4 / 2]", "import sys; reload(sys)", "coerce(1, 2.0)",
 ]
 # Python 3 code that Python 3.13 runs, each line refused (or failing) on Python 2.7.
 PY3_CODE = [
@@ -97,7 +97,8 @@ def test_python2_code_on_every_python3(version, tmp_path):
 def test_the_python2_code_runs_on_python2(tmp_path):
     """The rows rest on a real era difference: Python 2.7 accepts every line above."""
     python = str(legacy_envs.find_interpreter("2.7"))
-    for code in PY2_SYNTAX + ["xrange(3)", "{}.iteritems()", "import cPickle", "range(7 / 2)", "{1: 2}.keys()[0]"]:
+    for code in PY2_SYNTAX + ["xrange(3)", "{}.iteritems()", "import cPickle", "range(7 / 2)", "{1: 2}.keys()[0]",
+                              "import sys; reload(sys)", "coerce(1, 2.0)"]:
         proc = _run(python, code, tmp_path)
         assert proc.returncode == 0, (code, proc.stderr)
 

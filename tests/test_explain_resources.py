@@ -118,6 +118,22 @@ def test_device_memory_is_the_gpu_and_a_bare_memoryerror_in_a_gpu_op_only_asks()
     assert first_cause("GpuCorrMM failed to allocate working memory of 1152 x 50176\n") == ["gpu-out-of-memory"]
 
 
+# IPython's traceback header (IPython/core/ultratb.py, VerboseTB) names the exception first; a post
+# often cuts the traceback before its last line, here inside scan's Cython loop on the CPU.
+IPYTHON_CUT = ("---------------------------------------------------------------------------\n"
+               "MemoryError                               Traceback (most recent call last)\n"
+               "scan_perform.pyx in theano.scan_module.scan_perform.perform()\n\n"
+               "~/envs/gp/lib/site-packages/theano/scan_module/scan_op.py in rval(p, i, o, n, allow_gc)\n"
+               "--> 963             r = p(n, [x[0] for x in i], o)\n")
+
+
+def test_ipythons_header_names_a_memory_error_the_post_cut_off():
+    assert first_cause(IPYTHON_CUT) == ["host-out-of-memory"]
+    # another exception's header, or the words in prose, name nothing
+    assert first_cause(IPYTHON_CUT.replace("MemoryError   ", "ValueError    ")) != ["host-out-of-memory"]
+    assert first_cause("I think it is a MemoryError Traceback (most recent call last) problem\n") == []
+
+
 # linux v4.9 and v5.4 mm/oom_kill.c (oom_kill_process), as dmesg shows them.
 OOM_KILLER = [
     "[12345.678901] Out of memory: Kill process 2611 (python) score 990 or sacrifice child\n",

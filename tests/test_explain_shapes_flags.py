@@ -43,6 +43,16 @@ def test_a_keras_kernel_laid_out_for_the_other_ordering(layer: str, saved: str) 
     assert _first("Using Theano backend.\n" + message) == ("keras-image-ordering", "medium")
 
 
+def test_channels_last_images_read_as_channels_first_under_tensorflow() -> None:
+    # TensorFlow's Conv2D shape inference for input_shape=(160, 320, 3) under Keras' 'th' ordering:
+    # 160 taken for the channels, so the 3 channels stand where the width should
+    message = ("Negative dimension size caused by subtracting 5 from 3 for 'Conv2D' (op: 'Conv2D') with input "
+               "shapes: [?,320,3,160], [5,5,160,6].\n")
+    assert _first(message) == ("keras-image-ordering", "medium")
+    # a small image that is really that small (channels last, the width 3) is no ordering matter
+    assert _first(message.replace("[?,320,3,160]", "[?,320,160,3]")) != ("keras-image-ordering", "medium")
+
+
 def test_a_keras_kernel_of_another_size_is_no_ordering_matter() -> None:
     message = "ValueError: Layer weight shape (64, 3, 3, 3) not compatible with provided weight shape (32, 3, 3, 3)\n"
     assert _first(message) is None

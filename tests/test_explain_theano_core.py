@@ -137,6 +137,13 @@ CASES = [
      "ignore_border=True.\n", "theano-deprecation-warning", "medium"),
     ("UserWarning: The Param class is deprecated. Replace Param(default=N) by theano.In(value=N)\n",
      "theano-deprecation-warning", "medium"),
+    # theano/tensor/nnet/c_code/corr_gemm.c:134 (rel-1.0.5; corr_gemm.c:120 at rel-0.8.2): float64
+    # weights reaching the float32 CPU convolution, with the types Theano goes on to print
+    ("ValueError: CorrMM received weight with wrong type.\nApply node that caused the error: "
+     "CorrMM{(2, 2), (2, 2)}(X, enc_conv1.W)\nToposort index: 22\n"
+     "Inputs types: [TensorType(float32, 4D), TensorType(float64, 4D)]\n", "input-dtype-mismatch", "medium"),
+    # theano/tensor/nnet/c_code/corr3d_gemm.c:140 (rel-1.0.5)
+    ("ValueError: Corr3dMM received bottom with wrong type.\n", "input-dtype-mismatch", "medium"),
 ]
 
 

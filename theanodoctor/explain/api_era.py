@@ -15,7 +15,9 @@ A name only older releases have: the code needs an older release (the "too new" 
 newer ones: a newer release; in no release read: nothing (the user's code or another library).
 With the installed version printed in the log (a path, pip's output, a printed ``__version__``:
 the facts of explain/context.py) the answer is high when that
-version lacks the name, and nothing when it has it (then something else is wrong)."""
+version lacks the name, and nothing when it has it (then something else is wrong). A version only
+the post's prose states decides a finding the table leaves low (only middle releases have the name),
+at medium: it is a claim, not a printed version (``posts_release``)."""
 
 from __future__ import annotations
 
@@ -95,9 +97,11 @@ def findings(watched: list[tuple[int, str, tuple[str, ...], str]], causes: dict[
             finding = judge(use, era, installed, causes) if era else None
         else:
             finding = _unnamed_owner(use, installed, causes)
+        if finding and use.module and era:
+            finding = posts_release(finding, shown, installed, use, era, causes)
         if finding and use.prose and finding.confidence == "high":
             finding = replace(finding, confidence="medium")
-        if finding and finding.confidence != "low":
+        if finding:
             finding = _against_the_post(finding, shown)
         if finding and (finding.cause not in found or _rank(finding) < _rank(found[finding.cause][0])):
             found[finding.cause] = (finding, number)
@@ -111,18 +115,38 @@ def installed_versions(shown: dict[str, Fact]) -> dict[str, tuple[str, int, str]
             if (fact := shown.get(key)) is not None and not fact.said}
 
 
+def posts_release(finding: Finding | None, shown: dict[str, Fact], installed: dict[str, tuple[str, int, str]],
+                  use: Use, era: Era, causes: dict[str, Cause], span: tuple[int, ...] = ()) -> Finding | None:
+    """A finding ``judge`` left low (only middle releases have the name, and the log prints no
+    version), judged again with the release the post's prose states: when that release lacks the
+    name and only releases on one side of it have it, the post's claim decides, at medium."""
+    if finding is None or finding.confidence != "low":
+        return finding
+    project = next((p for p in kb_api_eras.projects().values() if p.label == finding.values.get("library")), None)
+    said = shown.get(project.key) if project else None
+    if project is None or said is None or not said.said or project.key in installed:
+        return finding
+    claimed = {**installed, project.key: (said.value, said.line, said.text)}
+    decided = judge(use, era, claimed, causes, span, claimed=True)
+    return decided if decided and decided.cause == finding.cause and decided.confidence == "medium" else finding
+
+
 def _against_the_post(finding: Finding, shown: dict[str, Fact]) -> Finding:
     """The post says which release it runs (a claim, not a printed version) and that release has
     the name: the code ran in another environment than the post describes, or the claim is
-    wrong; the release table no longer decides, so the finding is only a hint."""
+    wrong; the release table no longer decides, so the finding is only a hint. A release the post
+    names that lacks the name is said beside the finding (it agrees, but is no printed version)."""
     project = next((p for p in kb_api_eras.projects().values() if p.label == finding.values["library"]), None)
     said = shown.get(project.key) if project else None
-    if project is None or said is None or not said.said:
+    if project is None or said is None or not said.said or "claimed" in finding.values:
         return finding
     version = kb_api_eras.parse_version(said.value)
     era = kb_api_eras.lookup(finding.values["module"], finding.values["name"] or None)
-    if version is None or era is None or not era.has(version):
+    if version is None or era is None:
         return finding
+    if not era.has(version):
+        return replace(finding, details=finding.details + (
+            f"The post says {finding.values['library']} {said.value} (line {said.line}), which lacks it too.",))
     told = (f"The post says {finding.values['library']} {said.value} (line {said.line}), which has it: the code "
             "may run in another environment (a notebook's kernel, another interpreter) than the one the post names")
     return replace(finding, confidence="low", details=finding.details + (told,),
@@ -280,10 +304,11 @@ def resolve(expr: str, name: str) -> str | None:
 
 
 def judge(use: Use, era: Era, installed: dict[str, tuple[str, int, str]], causes: dict[str, Cause],
-          span: tuple[int, ...] = ()) -> Finding | None:
+          span: tuple[int, ...] = (), claimed: bool = False) -> Finding | None:
     """The era finding for a name (or module, or keyword: explain/keyword_era.py) the code uses that
     releases ``era.have`` have; ``span``: the releases the installed one must be among (by default,
-    those with the name's module, for a name; every release read, for a module)."""
+    those with the name's module, for a name; every release read, for a module); ``claimed``: the
+    installed version is the post's claim, not a printed one (medium at most)."""
     project = era.project
     # A missing name of a module that imported: the installed release is one with the module
     within = kb_api_eras.lookup(use.module) if use.name and era.name and not span else None
@@ -300,7 +325,7 @@ def judge(use: Use, era: Era, installed: dict[str, tuple[str, int, str]], causes
         older, newer = era.newest_before(version), era.oldest_after(version)
         if (older is None) == (newer is None):
             return None  # releases on both sides of the installed one have it: not decided here
-        too_new, confidence, judged = newer is None, "high", era.have
+        too_new, confidence, judged = newer is None, "medium" if claimed else "high", era.have
     else:
         judged, line = _judged_line(era, span)
         gone, late = judged[-1] != line[-1], judged[0] != line[0]
@@ -316,7 +341,7 @@ def judge(use: Use, era: Era, installed: dict[str, tuple[str, int, str]], causes
         confidence = "low"  # bound only when a condition holds (a backend, a dependency's version)
     moved = _moved(era) if too_new else ()  # the releases without it have it elsewhere: the remedy says where
     cause = causes[CAUSES[project.key][0 if too_new else 1]]
-    return _finding(use, era, cause, too_new, confidence, seen, version, moved, judged)
+    return _finding(use, era, cause, too_new, confidence, seen, version, moved, judged, claimed)
 
 
 def _judged_line(era: Era, span: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -344,7 +369,7 @@ def _moved(era: Era) -> tuple[str, ...]:
 
 def _finding(use: Use, era: Era, cause: Cause, too_new: bool, confidence: str,
              seen: tuple[str, int, str] | None, version: Version | None, moved: tuple[str, ...],
-             judged: tuple[int, ...]) -> Finding:
+             judged: tuple[int, ...], claimed: bool = False) -> Finding:
     """``judged``: the releases with the name that decided (_judged_line): a newer release needed
     is the first of them."""
     project = era.project
@@ -367,8 +392,9 @@ def _finding(use: Use, era: Era, cause: Cause, too_new: bool, confidence: str,
         remedy = f"install {project.label} {project.releases[index]} or newer"
     if era.condition:
         said += f"; its newest release defines it only when a condition holds ({era.condition})"
-    shown = f"the log shows {project.label} {seen[0]} installed" if seen else \
-        f"the log does not show which {project.label} is installed"
+    shown = (f"the post says {project.label} {seen[0]} (line {seen[1]}), a claim the log does not print"
+             if claimed else f"the log shows {project.label} {seen[0]} installed") if seen else \
+        f"the log prints no installed {project.label} version"
     source = era.cites.get(index) or next(iter(era.cites.values()), "")
     evidence = use.evidence + ((Evidence(seen[1], seen[2][:400]),) if seen else ())
     asks = () if confidence != "low" else (f"which {project.label} version is installed (`pip show {project.key}`)",)
@@ -376,7 +402,7 @@ def _finding(use: Use, era: Era, cause: Cause, too_new: bool, confidence: str,
         cause=cause.id, title=cause.title, explanation=cause.cause, remedy=cause.remedy, fix=cause.fix,
         confidence=confidence, evidence=tuple(sorted(evidence, key=lambda e: e.line)), signatures=(SIGNATURE,),
         values={"module": use.module, "name": use.name or "", "library": project.label,
-                "releases": era.span(), **({"installed": seen[0]} if seen else {}),
+                "releases": era.span(), **({("claimed" if claimed else "installed"): seen[0]} if seen else {}),
                 **({"moved_to": ", ".join(moved)} if moved else {})},
         source=cause.source, signature_sources=(source,), details=(f"{said}; {shown}: {remedy} ({source}).",),
         asks=asks)

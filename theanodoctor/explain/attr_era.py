@@ -20,7 +20,7 @@ from theanodoctor.kb_api_attrs import AttributeEra
 from theanodoctor.kb_api_eras import Era, ranges
 from theanodoctor.kb_causes import Cause
 
-from .api_era import CAUSES, SIGNATURE, Use, installed_versions, judge
+from .api_era import CAUSES, SIGNATURE, Use, installed_versions, judge, posts_release
 from .context import Fact
 from .keyword_era import SIGNS, Watched, first_per_cause
 from .result import Evidence, Finding
@@ -39,7 +39,7 @@ def findings(watched: Watched, causes: dict[str, Cause], shown: dict[str, Fact],
     def read(number: int, text: str, before: tuple[str, ...]) -> Finding | None:
         m = MESSAGE.search(text)
         eras = kb_api_attrs.lookup(m["cls"], m["attr"]) if m else ()
-        judged = [f for f in (_judge(era, number, text, before, installed, causes) for era in eras) if f]
+        judged = [f for f in (_judge(era, number, text, before, installed, causes, shown) for era in eras) if f]
         if not judged or len({f.cause for f in judged}) > 1:
             return None
         finding, era = judged[0], eras[0]
@@ -51,14 +51,16 @@ def findings(watched: Watched, causes: dict[str, Cause], shown: dict[str, Fact],
 
 
 def _judge(era: AttributeEra, number: int, text: str, before: tuple[str, ...],
-           installed: dict[str, tuple[str, int, str]], causes: dict[str, Cause]) -> Finding | None:
+           installed: dict[str, tuple[str, int, str]], causes: dict[str, Cause],
+           shown: dict[str, Fact]) -> Finding | None:
     message = Evidence(number, text.strip()[:400])
     frame = _last_frame(number, before, era.project.key)
     if frame is None:
         use = Use(f"{era.module}.{era.cls}", era.attribute, (message,),
                   said=f"the attribute `{era.attribute}` of `{era.cls}` objects ({era.module})")
-        cites = {i: era.cite for i in era.have}
-        return judge(use, Era(era.project, use.module, era.attribute, era.have, cites), installed, causes, era.span)
+        named = Era(era.project, use.module, era.attribute, era.have, {i: era.cite for i in era.have})
+        return posts_release(judge(use, named, installed, causes, era.span), shown, installed, use, named, causes,
+                             era.span)
     return _unpickled(era, message, frame, installed, causes)
 
 

@@ -21,7 +21,7 @@ from theanodoctor import kb_api_keywords
 from theanodoctor.kb_api_eras import Era
 from theanodoctor.kb_causes import Cause
 
-from .api_era import Use, code_line, installed_versions, judge
+from .api_era import Use, code_line, installed_versions, judge, posts_release
 from .context import Fact
 from .result import Evidence, Finding
 
@@ -45,7 +45,7 @@ def findings(watched: Watched, causes: dict[str, Cause], shown: dict[str, Fact],
 
     def read(number: int, text: str, before: tuple[str, ...]) -> Finding | None:
         m = MESSAGE.search(text)
-        return _finding(m, number, text, before, installed, causes, seen) if m else None
+        return _finding(m, number, text, before, installed, causes, seen, shown) if m else None
     return first_per_cause(watched, read)
 
 
@@ -62,7 +62,8 @@ def first_per_cause(watched: Watched, read: Callable[[int, str, tuple[str, ...]]
 
 
 def _finding(m: re.Match[str], number: int, text: str, before: tuple[str, ...],
-             installed: dict[str, tuple[str, int, str]], causes: dict[str, Cause], seen: set[str]) -> Finding | None:
+             installed: dict[str, tuple[str, int, str]], causes: dict[str, Cause], seen: set[str],
+             shown: dict[str, Fact]) -> Finding | None:
     call, keyword = (f"{m['cls']}.{m['call']}" if m["cls"] else m["call"]), m["kw"]
     _, code = code_line(before)
     eras = kb_api_keywords.lookup(call, keyword)
@@ -75,8 +76,9 @@ def _finding(m: re.Match[str], number: int, text: str, before: tuple[str, ...],
     for era in eras:
         use = Use(f"{era.module}.{era.call}", keyword, (message,),
                   said=f"the keyword `{keyword}=` of `{era.call}()` ({modules})")
-        cites = {i: era.cite for i in era.have}
-        finding = judge(use, Era(era.project, use.module, keyword, era.have, cites), installed, causes, era.span)
+        named = Era(era.project, use.module, keyword, era.have, {i: era.cite for i in era.have})
+        finding = posts_release(judge(use, named, installed, causes, era.span), shown, installed, use, named, causes,
+                                era.span)
         if finding is not None:
             judged.append((era, finding))
     if not judged or len({f.cause for _, f in judged}) > 1:
