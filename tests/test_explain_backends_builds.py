@@ -43,6 +43,44 @@ def test_a_theano_variable_asked_for_a_tensorflow_method(legacy_python: Callable
     assert ("keras-code-needs-tensorflow-backend", "low") in _found(TF_BANNER + log)
 
 
+@pytest.mark.parametrize(("code", "message", "cause"), [
+    # Keras 1 calls with more positional arguments than Keras 2's converter maps
+    ("from keras.layers import Convolution2D\nConvolution2D(8, 3, 3, 'same', 1)",
+     "TypeError: Layer can receive at most 3 positional arguments.", "keras-version-mismatch"),
+    ("from keras.layers import Dense\nDense(8, 'relu', True, 'zeros')",
+     "TypeError: `Dense` can accept only 1 positional arguments", "keras-version-mismatch"),
+    # channels-last tensors joined on axis 1, as channels-first code does
+    ("from keras.layers import Input, Concatenate\nConcatenate(axis=1)([Input((16, 16, 512)), Input((16, 16, 256))])",
+     "requires inputs with matching shapes except for the concat axis", "keras-image-ordering"),
+    ("from keras.layers import Input, Concatenate\n"
+     "Concatenate(axis=1)([Input((8, 16, 16, 512)), Input((8, 16, 16, 256))])",
+     "Got inputs shapes: [(None, 8, 16, 16, 512), (None, 8, 16, 16, 256)]", "keras-image-ordering"),
+])
+def test_keras_1_code_on_real_keras_208(legacy_python: Callable[[str], str], theano_home: Path, tmp_path: Path,
+                                        code: str, message: str, cause: str) -> None:
+    log = traceback_of(legacy_python("keras208_th09"), code, tmp_path, KERAS_THEANO)
+    assert message in log
+    assert _found(log)[0] == (cause, "high" if cause == "keras-version-mismatch" else "medium")
+
+
+def test_keras_2_concatenate_of_shapes_that_differ_elsewhere_is_no_ordering_matter() -> None:
+    message = ("ValueError: A `Concatenate` layer requires inputs with matching shapes except for the concat axis. "
+               "Got inputs shapes: [(None, 16, 16, 512), (None, 16, 8, 256)]\n")
+    assert "keras-image-ordering" not in {cause for cause, _ in _found(message)}
+
+
+def test_a_symbolic_shape_for_the_theano_backends_ones(legacy_python: Callable[[str], str], theano_home: Path,
+                                                        tmp_path: Path) -> None:
+    # code for TensorFlow's backend (keras-coordconv's CoordinateChannel): a shape made of tensors
+    log = traceback_of(legacy_python("keras208_th09"), "import keras.backend as K\n"
+                       "K.ones(K.stack([K.shape(K.placeholder((None, 3)))[0], 3]))", tmp_path, KERAS_THEANO)
+    assert "TypeError: expected sequence object with len >= 0 or a single integer" in log
+    assert _found(log)[0] == ("keras-code-needs-tensorflow-backend", "medium")
+    # numpy's words alone, without Keras' Theano backend in the traceback: only a hint
+    assert _found("TypeError: expected sequence object with len >= 0 or a single integer\n") == [
+        ("keras-code-needs-tensorflow-backend", "low")]
+
+
 @pytest.mark.parametrize("call", ["set_session(None)", "clear_session()"])
 def test_the_tensorflow_backends_session_functions_on_keras_theano_backend(legacy_python: Callable[[str], str],
                                                                           theano_home: Path, tmp_path: Path,

@@ -343,7 +343,8 @@ def test_real_cython_3_refuses_an_old_pyxs_division(legacy_python, tmp_path):
     three = cythonize("3.0.10")
     log = three.stdout + three.stderr
     assert three.returncode != 0 and "Cannot assign type 'double' to 'size_t'" in log
-    assert [(f.cause, f.confidence) for f in explain_text(log).findings][:1] == [("cython3-old-package-build", "medium")]
+    found = [(f.cause, f.confidence) for f in explain_text(log).findings]
+    assert found[:1] == [("cython3-old-package-build", "medium")]
 
 
 def test_theano_and_theano_pymc_lay_out_theano_differently(legacy_env):

@@ -147,6 +147,21 @@ CASES = [
     ("ModuleNotFoundError: No module named 'pandas.io.data'\n", "pandas-api-removed"),
     ("    vec = model['king']\n  File \"/usr/lib/python3.8/site-packages/gensim/models/word2vec.py\", line 10\n"
      "TypeError: 'Word2Vec' object is not subscriptable\n", "gensim4-api-removed"),
+    # Keras 2.0.8 keras/utils/conv_utils.py:56-64: 'full' only on the Theano backend
+    ("ValueError: The `padding` argument must be one of \"valid\", \"same\" (or \"causal\" for Conv1D). "
+     "Received: full\n", "keras-backend-tensorflow"),
+    # Keras 1.0.7 keras/backend/tensorflow_backend.py:669 (tf.concat(axis, tensors)) on TensorFlow 1.x
+    ("    return_sequences=True))\nTypeError: Expected int32, got <tf.Variable 'lstm_1_W_i:0' shape=(1, 50) "
+     "dtype=float32_ref> of type 'Variable' instead.\n", "keras-backend-tensorflow"),
+    # the same on TensorFlow 1.0's older repr of a variable
+    ("TypeError: Expected int32, got <tensorflow.python.ops.variables.Variable object at 0x111e4c8d0> of type "
+     "'Variable' instead.\n", "keras-backend-tensorflow"),
+    # multiprocessing's MaybeEncodingError quoting the worker's recursion error (PyMC3 njobs, pickling a trace)
+    ("multiprocessing.pool.MaybeEncodingError: Error sending result: '[<MultiTrace: 1 chains, 10 iterations, 2106 "
+     "variables>]'. Reason: 'RuntimeError('maximum recursion depth exceeded',)'\n", "python-recursion-limit"),
+    # IPython's header (IPython/core/ultratb.py) of a traceback a post cut before its last line
+    ("RecursionError                            Traceback (most recent call last)\n<ipython-input-38-08c8b518c57a> "
+     "in <module>()\n---> 10     trace = sample(2000, step, njobs=4)\n", "python-recursion-limit"),
 ]
 
 

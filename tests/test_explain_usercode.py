@@ -162,6 +162,27 @@ def test_a_setup_cause_that_leads_to_the_user_error_is_kept() -> None:
     assert consequence["keras-data-shape-mismatch"] == "keras-image-ordering"
 
 
+# Keras 2.2.4 keras/callbacks.py:260 (TerminateOnNaN) under its progress bar; a training loop's own
+# print of its cost (glorotxa/SME's).
+NAN_LOSSES = ["800/1000 [=======================>......] - ETA: 0s - loss: 1.3988Batch 8: Invalid loss, "
+              "terminating training\n 900/1000 [==========================>...] - ETA: 0s - loss: nan\n",
+              "BEGIN TRAINING\n-- EPOCH 10 (4.1381 seconds per epoch):\nCOST >> nan +/- nan, % updates: 55.797%\n"]
+# Theano rel-0.7 theano/compile/pfunc.py:464-470 (the `updates` dictionary warning, printed where no run failed)
+UPDATES_WARNING = ("/home/u/SME/model.py:949: UserWarning: The parameter 'updates' of theano.function() expects an "
+                   "OrderedDict, got <class 'collections.OrderedDict'>. Using a standard dictionary here results in "
+                   "non-deterministic behavior.\n  updates=updates, on_unused_input='ignore')\n")
+
+
+@pytest.mark.parametrize("log", NAN_LOSSES)
+def test_a_nan_loss_is_a_failed_run_of_the_model(log: str) -> None:
+    assert [(f.cause, f.confidence) for f in explain_text(log).findings] == [("model-numerics-nan", "low")]
+    # a warning printed before it no longer stands as the cause of a run that seemed to go well
+    assert _levels(UPDATES_WARNING)["theano-deprecation-warning"] == "medium"
+    assert _levels(UPDATES_WARNING + log)["theano-deprecation-warning"] == "low"
+    # a loss that is a number is no failure
+    assert explain_text(log.replace("nan", "0.5").replace("Invalid loss, terminating training", "")).findings == ()
+
+
 def test_a_user_error_before_the_end_does_not_lower_the_warnings() -> None:
     # the run went on after the shape error and ended in another exception: the rule does not apply
     log = SHAPE_ERROR + "\n" + GPU_WARNING + "\nImportError: No module named lasagne"

@@ -60,9 +60,11 @@ def confidences(scan: ScanResult, causes: dict[str, Cause], warnings: set[str]) 
 
 
 def run_failed(scan: ScanResult, causes: dict[str, Cause], warnings: set[str]) -> bool:
-    """The log ends in an exception, a traceback, a killed process, or shows a generic failure."""
+    """The log ends in an exception, a traceback, a killed process, or shows a generic failure or
+    an error of the model's code (a NaN loss stops no process)."""
     return scan.failed() or any(
-        causes[hit.signature.cause].generic for sig_id, hit in scan.hits.items() if sig_id not in warnings)
+        causes[hit.signature.cause].generic or causes[hit.signature.cause].user_error
+        for sig_id, hit in scan.hits.items() if sig_id not in warnings)
 
 
 def _confidence(hit: Hit, scan: ScanResult) -> str:
