@@ -315,3 +315,19 @@ def test_a_comment_in_the_code_a_frame_shows_is_no_message(tmp_path):
 ])
 def test_a_source_lines_comment_is_cut_where_no_string_holds_it(line, code):
     assert without_comment(line) == code
+
+
+def test_a_dict_view_given_to_theano_grad(tmp_path):
+    # Python 2 code passing `params.values()` (a list there) to theano.grad: real Theano 1.0.5 on 3.7
+    from tests.explain_tables import traceback_of
+
+    python = str(legacy_envs.env_python(legacy_envs.ensure_env("healthy37")))
+    code = ("import collections, theano, theano.tensor as T\n"
+            "params = collections.OrderedDict(W=theano.shared(1.0), b=theano.shared(2.0))\n"
+            "T.grad(params['W'] * params['b'], wrt=params.values())\n")
+    log = traceback_of(python, code, tmp_path, {"HOME": str(tmp_path), "THEANO_FLAGS": "cxx="})
+    assert "of type <class 'odict_values'>" in log
+    assert _first(log) == ("python2-code-on-python3", "medium")
+    # a whole dict given instead is the code's own mistake on any Python, no Python 3 matter
+    assert _first(log.replace("odict_values", "dict")) != ("python2-code-on-python3", "medium")
+

@@ -40,6 +40,7 @@ CASES = {
     "givens": lambda: theano.function([m], r * 2, givens={r: m}),
     "update": lambda: theano.function([m], [], updates=[(s, m)]),
     "scan_rank": lambda: theano.scan(lambda h: T.outer(h, h), outputs_info=x, n_steps=2),
+    "bool": lambda: bool(np.zeros(2) < x),  # a Theano variable where numpy or scipy needs a number
 }
 for name, case in CASES.items():
     print("=====", name)
@@ -53,7 +54,7 @@ REAL = {"shape": "model-shape-mismatch", "unused": "model-function-inputs", "mis
         "disconnected": "model-gradient-undefined", "astensor": "model-graph-type-error", "nan": "model-numerics-nan",
         "index": "model-index-out-of-bounds", "ndim": "model-function-inputs", "variable": "model-function-inputs",
         "givens": "model-broadcastable-mismatch", "update": "model-broadcastable-mismatch",
-        "scan_rank": "scan-state-rank-mismatch"}
+        "scan_rank": "scan-state-rank-mismatch", "bool": "model-graph-type-error"}
 
 
 @pytest.fixture(scope="module")
