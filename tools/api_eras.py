@@ -249,8 +249,8 @@ def head(key: str, releases: list[tuple[str, str]] | None = None) -> dict:
 
 HEADER = """\
 # Which releases of Theano, Lasagne, Keras, Blocks, Fuel and PyMC3 have each public module and
-# module-level name, read from the release trees with `ast` by tools/api_eras.py (do not edit by
-# hand; re-run it).
+# module-level name (and each private helper a module defines), read from the release trees with
+# `ast` by tools/api_eras.py (do not edit by hand; re-run it).
 #   releases / tags   the releases read, oldest first, and the git tag (or commit) of each:
 #                     github.com/Theano/Theano, github.com/Lasagne/Lasagne, github.com/keras-team/keras,
 #                     github.com/mila-iqia/blocks, github.com/mila-iqia/fuel, github.com/pymc-devs/pymc
