@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
+from theanodoctor.diagnose import diagnose
 from theanodoctor.engine import Options, Outcome, check, error, ok, skipped
-from theanodoctor.explain.diagnose import diagnose
 from theanodoctor.facts import Facts, section
 
 from . import old_backend

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from theanodoctor.diagnose import diagnose
 from theanodoctor.engine import Options, Outcome, check, error, ok, skipped
-from theanodoctor.explain.diagnose import diagnose
 from theanodoctor.facts import Facts, section
 
 from .common import flavour, probe_ran, stage

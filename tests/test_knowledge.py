@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from theanodoctor import kb_causes, knowledge
-from theanodoctor.explain.diagnose import diagnose
+from theanodoctor.diagnose import diagnose
 
 
 def test_tables_load_with_sources():

@@ -122,13 +122,20 @@ def posts_release(finding: Finding | None, shown: dict[str, Fact], installed: di
     name and only releases on one side of it have it, the post's claim decides, at medium."""
     if finding is None or finding.confidence != "low":
         return finding
-    project = next((p for p in kb_api_eras.projects().values() if p.label == finding.values.get("library")), None)
-    said = shown.get(project.key) if project else None
-    if project is None or said is None or not said.said or project.key in installed:
+    claim = _posts_claim(finding, shown)
+    if claim is None or claim[0].key in installed:
         return finding
+    project, said = claim
     claimed = {**installed, project.key: (said.value, said.line, said.text)}
     decided = judge(use, era, claimed, causes, span, claimed=True)
     return decided if decided and decided.cause == finding.cause and decided.confidence == "medium" else finding
+
+
+def _posts_claim(finding: Finding, shown: dict[str, Fact]) -> tuple[kb_api_eras.Project, Fact] | None:
+    """The finding's library and the release of it that only the post's prose states, if any."""
+    project = next((p for p in kb_api_eras.projects().values() if p.label == finding.values.get("library")), None)
+    said = shown.get(project.key) if project else None
+    return (project, said) if project is not None and said is not None and said.said else None
 
 
 def _against_the_post(finding: Finding, shown: dict[str, Fact]) -> Finding:
@@ -136,10 +143,10 @@ def _against_the_post(finding: Finding, shown: dict[str, Fact]) -> Finding:
     the name: the code ran in another environment than the post describes, or the claim is
     wrong; the release table no longer decides, so the finding is only a hint. A release the post
     names that lacks the name is said beside the finding (it agrees, but is no printed version)."""
-    project = next((p for p in kb_api_eras.projects().values() if p.label == finding.values["library"]), None)
-    said = shown.get(project.key) if project else None
-    if project is None or said is None or not said.said or "claimed" in finding.values:
+    claim = _posts_claim(finding, shown)
+    if claim is None or "claimed" in finding.values:
         return finding
+    project, said = claim
     version = kb_api_eras.parse_version(said.value)
     era = kb_api_eras.lookup(finding.values["module"], finding.values["name"] or None)
     if version is None or era is None:

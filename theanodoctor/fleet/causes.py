@@ -65,7 +65,7 @@ def _known_cause(text: str) -> tuple[str, str, str] | None:
     """(id, cause, remedy) of the catalogue's cause for a check's words, when stated with high
     confidence and specific (a generic symptom groups nothing)."""
     from theanodoctor import kb_causes
-    from theanodoctor.explain.diagnose import diagnose
+    from theanodoctor.diagnose import diagnose
 
     found = diagnose(text)
     if found is None or found.confidence != "high" or kb_causes.causes()[found.id].generic:

@@ -42,7 +42,7 @@ class SmokeResult:
     fresh_cache: bool
     elapsed_s: float
     restarts: int
-    diagnosis: dict[str, Any] | None = None  # a known cause (explain.diagnose)
+    diagnosis: dict[str, Any] | None = None  # a known cause (theanodoctor.diagnose)
     gpu: dict[str, Any] = field(default_factory=dict)  # cudnn, matmul speed-up
 
     def to_dict(self) -> dict[str, Any]:
@@ -92,7 +92,7 @@ def _stage(name: str, record: dict[str, Any] | None, expects_gpu: bool, device: 
 
 
 def _diagnose(text: str) -> dict[str, Any] | None:
-    from theanodoctor.explain.diagnose import diagnose
+    from theanodoctor.diagnose import diagnose
 
     found = diagnose(text)
     return {"id": found.id, "cause": found.cause, "remedy": found.remedy, "fix": found.fix} if found else None

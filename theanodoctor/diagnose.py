@@ -8,8 +8,6 @@ from typing import NamedTuple
 
 from theanodoctor.knowledge import DERIVED
 
-from . import explain_text
-
 
 class Diagnosis(NamedTuple):
     id: str
@@ -25,6 +23,10 @@ class Diagnosis(NamedTuple):
 @functools.lru_cache(maxsize=256)
 def diagnose(log: str) -> Diagnosis | None:
     """The first cause `explain` states with confidence for ``log`` (Theano is the context), or None."""
+    # imported here: the checks import this module, and `check` needs no log reader until a
+    # captured output is to be read
+    from theanodoctor.explain import explain_text
+
     found = explain_text(log, context=("theano", "pygpu")).recognised
     if not found:
         return None
