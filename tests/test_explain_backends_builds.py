@@ -298,6 +298,10 @@ def test_the_arrow_line_of_an_ipython_frame_is_the_code():
     # the Merge layer (Keras 0.3.2 to 2.1.6): Keras 1 and 2 decide, Keras 0.3.1 lacking it does not make it a guess
     ("keras208_th09", KERAS_220, "from keras.layers import Merge\n",
      "ImportError: cannot import name 'Merge'", "install Keras 2.1.6 (the newest release with it)"),
+    # Keras 0.3's MaskedLayer (0.1.2 to 0.3.3) on Keras 1.2.2: Keras 0.1.0/0.1.1 lacking it too leaves the
+    # code older than the installed Keras, not a guess between both ends
+    ("keras122_th09", (), "from keras.layers.core import MaskedLayer\n",
+     "ImportError: cannot import name 'MaskedLayer'", "install Keras 0.3.3 (the newest release with it)"),
 ])
 def test_keras_0x_decides_only_what_keras_1_and_later_leave_open(legacy_python: Callable[[str], str],
                                                                  theano_home: Path, tmp_path: Path, env: str,

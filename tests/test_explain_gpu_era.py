@@ -131,3 +131,26 @@ def test_signatures_hit_where_a_plain_search_of_every_real_log_finds_their_texts
         assert found == {sig_id: numbers[:3] for sig_id, numbers in expected.items()}, case.stem
         assert {sig_id: hit.count for sig_id, hit in scanner.result.hits.items()} == \
             {sig_id: len(numbers) for sig_id, numbers in expected.items()}, case.stem
+
+
+# Theano 0.9's gpuarray set_value on a shared variable whose old GPU buffer is not contiguous, as
+# Theano 0.9.0 (theano/gpuarray/type.py:267) and pygpu 0.6 (pygpu/gpuarray.pyx:1595) print it
+SET_VALUE_NOT_CONTIGUOUS = """\
+  File "/usr/lib/python2.7/dist-packages/theano/gpuarray/type.py", line 640, in set_value
+    self.container.value = value
+  File "/usr/lib/python2.7/dist-packages/theano/gof/link.py", line 477, in __set__
+    **kwargs)
+  File "/usr/lib/python2.7/dist-packages/theano/gpuarray/type.py", line 296, in filter_inplace
+    old_data.write(data)
+  File "pygpu/gpuarray.pyx", line 1595, in pygpu.gpuarray.GpuArray.write (pygpu/gpuarray.c:20885)
+ValueError: ('Destination GpuArray is not contiguous', 'Container name "W"')
+"""
+
+
+def test_set_value_into_a_non_contiguous_gpu_buffer_is_the_bug_theano_010_fixed() -> None:
+    (finding,) = [f for f in explain_text(SET_VALUE_NOT_CONTIGUOUS).findings if f.confidence != "low"]
+    assert (finding.cause, finding.confidence) == ("theano-bug-fixed-upstream", "medium")
+    assert any("fixed in Theano 0.10.0beta1" in e.note for e in finding.evidence)
+    # pygpu's own message with no Theano set_value on the way is the caller's array, not Theano's bug
+    alone = "ValueError: Destination GpuArray is not contiguous\n"
+    assert [f.cause for f in explain_text(alone).findings if f.confidence != "low"] == []

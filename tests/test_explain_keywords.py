@@ -164,6 +164,12 @@ def test_fuel_eras_of_the_dataset_split_argument():
         ["fuel-blocks-version-mismatch"]
     assert first_cause(trace.replace("hdf5", "mnist") + "TypeError: __init__() got an unexpected keyword argument "
                        "'which_set'\n") == ["fuel-blocks-version-mismatch"]
+    # Fuel v0.0.1 fuel/datasets/hdf5.py:142-146 formats the tuple 0.1-era code passes as one split name
+    old_fuel = (trace.replace("line 179", "line 146") + "ValueError: '('train',)' split is not provided by this "
+                "dataset. Available splits are (u'test', u'train').\n")
+    assert first_cause(old_fuel) == ["fuel-blocks-version-mismatch"]
+    # a split name the file lacks is the code's or the data's, whatever the Fuel
+    assert first_cause(old_fuel.replace("'('train',)'", "'valid'")) == []
 
 
 def test_setuptools_version_conflict_as_easy_install_reports_it(tmp_path):

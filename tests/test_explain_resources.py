@@ -7,6 +7,7 @@ Windows, PyMC3's sampler, pylearn2)."""
 from __future__ import annotations
 
 import gzip
+import os
 import pickle
 import subprocess
 import zipfile
@@ -349,3 +350,38 @@ def test_a_windows_page_file_too_small_is_host_memory():
     # Python's OSError for ERROR_COMMITMENT_LIMIT, as printed on Windows
     text = "OSError: [WinError 1455] The paging file is too small for this operation to complete\n"
     assert first_cause(text) == ["host-out-of-memory"]
+
+
+# Theano-PyMC's compile lock is filelock's lock on <compiledir>/.lock: a holder keeps it while
+# a real Theano-PyMC 1.1.2 compiles in the same compiledir and gives up after compile__timeout.
+FILE_LOCK_HOLDER = """\
+import sys, time, filelock
+lock = filelock.FileLock(sys.argv[1] + "/.lock")
+lock.acquire()
+print("locked", flush=True)
+time.sleep(300)
+"""
+
+
+def test_theano_pymc_filelock_timeout_names_the_file_lock(legacy_python, tmp_path):
+    python = legacy_python("pymc39")
+    compiledir = tmp_path / "compiledir_jobs"
+    compiledir.mkdir()
+    holder = subprocess.Popen([python, "-c", FILE_LOCK_HOLDER, str(compiledir)], stdout=subprocess.PIPE)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == b"locked"
+        flags = f"compiledir={compiledir},compile__timeout=1,blas__ldflags="
+        compiling = subprocess.run([python, "-c", "import theano, theano.tensor as T\nx = T.dvector()\n"
+                                                  "theano.function([x], x * 2 + 1)"],
+                                   cwd=tmp_path, capture_output=True, timeout=300, stdin=subprocess.DEVNULL,
+                                   env={**os.environ, "THEANO_FLAGS": flags})
+        log = compiling.stderr.decode("utf-8", "replace")
+    finally:
+        holder.kill()
+        holder.communicate()
+    assert f"The file lock '{compiledir}/.lock' could not be acquired." in log
+    assert _found(log)[0] == ("compile-filelock-held", "high")
+    assert_sourced([(log, "compile-filelock-held")])
+    # filelock's message about a lock that is no compiledir's (a dataset's) is not Theano's lock
+    other = log.replace(f"{compiledir}/.lock", "/data/shards/train.h5.lock")
+    assert "compile-filelock-held" not in {cause for cause, _ in _found(other)}

@@ -106,3 +106,14 @@ def test_a_weight_attribute_of_another_object_is_no_keras_matter() -> None:
     assert _first("AttributeError: 'Model' object has no attribute 'W'\n") is None
     # no Keras in the log: another library's Dense may lack it, only a hint
     assert _first("AttributeError: 'Dense' object has no attribute 'kernel'\n") == ("keras-version-mismatch", "low")
+
+
+def test_a_stack_size_error_after_keras_ordering_settings_is_the_image_ordering() -> None:
+    # Theano's own CorrMM message under a post that speaks of Keras' `dim_ordering` setting only
+    post = ("It could stack the two models after I added the `dim_ordering` flag, then fails:\n"
+            "`ValueError: CorrMM images and kernel must have the same stack size`\n")
+    found = [(f.cause, f.confidence) for f in explain_text(post).findings]
+    assert found[:1] == [("keras-image-ordering", "medium")]
+    # without any Keras word it is a shape error of the graph, named only as a hint
+    plain = post.replace("the `dim_ordering` flag", "a reshape")
+    assert ("keras-image-ordering", "medium") not in [(f.cause, f.confidence) for f in explain_text(plain).findings]

@@ -354,10 +354,17 @@ def judge(use: Use, era: Era, installed: dict[str, tuple[str, int, str]], causes
 def _judged_line(era: Era, span: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(the releases with the name, the releases) that decide which way the code leans: those of
     the project's judged line (Keras 1.0 on) where that line has the name in some releases but not
-    all; else all of them (a name only Keras 0.x has, or one every later release has)."""
-    line = tuple(i for i in span if i >= era.project.judged_from)
-    have = tuple(i for i in era.have if i >= era.project.judged_from)
-    return (have, line) if have and len(have) != len(line) else (era.have, span)
+    all; else all of them (one every later release has). A name the early line kept to its last
+    release and the judged line never had leans one way: the code is older than the installed
+    release (Keras 0.3's `MaskedLayer` on Keras 1 or 2), whichever early releases lacked it."""
+    first = era.project.judged_from
+    line = tuple(i for i in span if i >= first)
+    have = tuple(i for i in era.have if i >= first)
+    if have and len(have) != len(line):
+        return have, line
+    if not have and first - 1 in era.have:
+        return era.have, tuple(i for i in span if i >= era.have[0])
+    return era.have, span
 
 
 def _moved(era: Era) -> tuple[str, ...]:
