@@ -55,6 +55,8 @@ REAL = {"shape": "model-shape-mismatch", "unused": "model-function-inputs", "mis
         "index": "model-index-out-of-bounds", "ndim": "model-function-inputs", "variable": "model-function-inputs",
         "givens": "model-broadcastable-mismatch", "update": "model-broadcastable-mismatch",
         "scan_rank": "scan-state-rank-mismatch", "bool": "model-graph-type-error"}
+# the cases whose message is Theano's check of a function's input, which states the fault outright
+STATED = {"unused", "ndim", "variable"}
 
 
 @pytest.fixture(scope="module")
@@ -77,8 +79,10 @@ def real_errors(legacy_python: Callable[[str], str], tmp_path_factory: pytest.Te
 def test_real_theano_errors_are_the_users_code(real_errors: dict[str, str], case: str) -> None:
     found = explain_text(real_errors[case])
     assert found.findings and found.findings[0].cause == REAL[case], [f.cause for f in found.findings]
-    # never the confident answer: the gxx-missing and BLAS warnings of `cxx=` are not named either
-    assert found.recognised == ()
+    # named with confidence only where Theano's input check states the fault (medium, never high); the
+    # gxx-missing and BLAS warnings of `cxx=` are not named either way
+    assert [(f.cause, f.confidence) for f in found.recognised] == \
+        ([(REAL[case], "medium")] if case in STATED else [])
 
 
 GEMM_C = "ValueError: Shape mismatch: x has {} cols (and {} rows) but y has {} rows (and {} cols)"
@@ -118,11 +122,13 @@ GEMM_C = "ValueError: Shape mismatch: x has {} cols (and {} rows) but y has {} r
     ("ValueError: Mass matrix contains zeros on the diagonal. \nThe derivative of RV `sigma_log__`.ravel()[0] "
      "is zero.", "model-numerics-nan"),
 ])
-def test_upstream_user_errors_are_named_at_low_with_a_source(text: str, cause: str) -> None:
+def test_upstream_user_errors_are_named_below_high_with_a_source(text: str, cause: str) -> None:
     found = explain_text("Traceback (most recent call last):\n  File \"train.py\", line 9, in <module>\n" + text)
     assert [f.cause for f in found.findings][:1] == [cause]
-    assert found.recognised == ()
     first = found.findings[0]
+    # medium only for Theano's check of a function's input ("Bad input argument ..."), else low
+    assert first.confidence == ("medium" if "Bad input argument" in text else "low")
+    assert found.recognised == (() if first.confidence == "low" else (first,))
     assert first.remedy and problem(first.source) is None
     assert first.signature_sources and all(problem(s) is None for s in first.signature_sources)
 
@@ -198,7 +204,7 @@ SIGNATURE = "signatures:\n  - {id: s, cause: a, contains: [t], confidence: %s, s
 @pytest.mark.parametrize(("causes", "signatures", "message"), [
     (CAUSE % ("yes please", "false"), SIGNATURE % "low", r"causes.yaml:2: `user_error` must be true or false"),
     (CAUSE % ("true", "true"), SIGNATURE % "low", r"causes.yaml:2: a `user_error` cause is neither `generic`"),
-    (CAUSE % ("true", "false"), SIGNATURE % "medium", r"signatures.yaml:2: an error of the user's code"),
+    (CAUSE % ("true", "false"), SIGNATURE % "high", r"signatures.yaml:2: an error of the user's code"),
 ])
 def test_user_error_rows_are_validated_at_load(fake_profiles: dict[str, str], causes: str, signatures: str,
                                                message: str) -> None:
@@ -208,12 +214,16 @@ def test_user_error_rows_are_validated_at_load(fake_profiles: dict[str, str], ca
         kb_causes.signatures()
 
 
-def test_every_user_error_cause_is_low_and_fixless() -> None:
+def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     causes = kb_causes.causes()
     user = {c.id for c in causes.values() if c.user_error}
     assert {"model-shape-mismatch", "model-function-inputs", "keras-data-shape-mismatch"} <= user
     assert all(causes[c].fix is None for c in user)
-    assert all(s.confidence == "low" for s in kb_causes.signatures() if s.cause in user)
+    levels = {s.id: s.confidence for s in kb_causes.signatures() if s.cause in user}
+    assert "high" not in levels.values()
+    # medium only where Theano's check of a function's input states the fault outright
+    assert {sid for sid, level in levels.items() if level == "medium"} == \
+        {"theano-function-unused-input", "theano-input-wrong-ndim"}
 
 
 

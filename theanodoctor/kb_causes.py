@@ -159,9 +159,10 @@ def signatures() -> tuple[Signature, ...]:
             raise KnowledgeError(f"{where(SIGNATURES, row)}: unknown cause `{sig.cause}`")
         if not sig.contains:
             raise KnowledgeError(f"{where(SIGNATURES, row)}: `contains` needs at least one literal text")
-        if known[sig.cause].user_error and sig.confidence != "low":
+        if known[sig.cause].user_error and sig.confidence == "high":
             raise KnowledgeError(f"{where(SIGNATURES, row)}: an error of the user's code (`user_error` cause "
-                                 f"`{sig.cause}`) is never named with confidence: use low")
+                                 f"`{sig.cause}`) is never named with high confidence: use low, or medium "
+                                 f"where the message states the input's fault outright")
         result.append(sig)
     from theanodoctor import kb_keywords  # its signatures are derived from a table of its own
 
