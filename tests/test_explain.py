@@ -121,10 +121,15 @@ def test_unknown_log_lists_significant_lines_and_points_to_report():
           "Traceback (most recent call last):\n  File \"x.py\", line 1\nKeyError: 'missing_key'\n"
     run = doctor("explain", "--text", log)
     assert run.code == 1
-    assert "No known cause recognised." in run.out
+    # the warning is only a possibility here: the output says a low-confidence reading follows
+    assert "No cause recognised with confidence; the likeliest readings follow, at low confidence." in run.out
     assert "line 5: KeyError: 'missing_key'" in run.out
     assert "theanodoctor report" in run.out
-    assert "Possibly related (low confidence)" in run.out  # the warning is only a possibility here
+    assert "Possibly related (low confidence)" in run.out
+    assert "Verdict: no cause recognised with confidence (1 low-confidence reading)" in run.out
+    # with no reading at all, it says that nothing known was recognised
+    bare = doctor("explain", "--text", "Traceback (most recent call last):\n  File \"x.py\", line 1\nKeyError: 'k'\n")
+    assert bare.code == 1 and "No known cause recognised." in bare.out and "Verdict: no known cause recognised" in bare.out
 
 
 def test_help_teaches_and_lists_exit_codes():

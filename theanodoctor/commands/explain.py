@@ -13,7 +13,7 @@ from theanodoctor.clikit import Failure, emit, format_option, json_doc, note, st
 EXPLAIN_EXIT_CODES_HELP = """\b
 Exit codes:
   0  at least one cause was recognised (high or medium confidence)
-  1  no known cause recognised (the significant lines are shown)
+  1  no cause recognised with confidence (significant lines, low-confidence readings shown)
   2  usage error (missing or empty input, LOGFILE and --text together)
   3  the doctor failed
   130  stopped by Ctrl-C (143: SIGTERM, 129: SIGHUP); nothing it started is left running

@@ -49,7 +49,8 @@ def render_explanation(explanation: Explanation, style: Style = PLAIN) -> str:
     for number, finding in enumerate(sure, 1):
         _finding(console, number, finding, style)
     if not sure:
-        console.print(Text("No known cause recognised.", style="bold yellow"))
+        console.print(Text("No cause recognised with confidence; the likeliest readings follow, at low confidence."
+                           if maybe else "No known cause recognised.", style="bold yellow"))
         _significant(console, explanation)
     if maybe:
         console.print(Text("Possibly related (low confidence):", style="bold"))
@@ -61,7 +62,9 @@ def render_explanation(explanation: Explanation, style: Style = PLAIN) -> str:
     if not sure:
         console.print(Text("Run `theanodoctor report` in the failing environment and include it, with the full "
                            "log, when you ask for help (Theano users' list, the project's issue tracker)."))
-    verdict = (f"{len(sure)} cause{'s' if len(sure) != 1 else ''} recognised" if sure else "no known cause recognised")
+    verdict = (f"{len(sure)} cause{'s' if len(sure) != 1 else ''} recognised" if sure else
+               f"no cause recognised with confidence ({len(maybe)} low-confidence reading{'s' if len(maybe) != 1 else ''})"
+               if maybe else "no known cause recognised")
     console.print(Text.assemble(("Verdict: ", "bold"), (verdict, "bold green" if sure else "bold yellow")))
     return str(console.file.getvalue())  # type: ignore[attr-defined]
 
