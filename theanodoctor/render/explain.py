@@ -62,9 +62,9 @@ def render_explanation(explanation: Explanation, style: Style = PLAIN) -> str:
     if not sure:
         console.print(Text("Run `theanodoctor report` in the failing environment and include it, with the full "
                            "log, when you ask for help (Theano users' list, the project's issue tracker)."))
+    readings = f"{len(maybe)} low-confidence reading{'s' if len(maybe) != 1 else ''}"
     verdict = (f"{len(sure)} cause{'s' if len(sure) != 1 else ''} recognised" if sure else
-               f"no cause recognised with confidence ({len(maybe)} low-confidence reading{'s' if len(maybe) != 1 else ''})"
-               if maybe else "no known cause recognised")
+               f"no cause recognised with confidence ({readings})" if maybe else "no known cause recognised")
     console.print(Text.assemble(("Verdict: ", "bold"), (verdict, "bold green" if sure else "bold yellow")))
     return str(console.file.getvalue())  # type: ignore[attr-defined]
 
