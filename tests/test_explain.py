@@ -200,6 +200,18 @@ def test_segments_unescape_reprs_but_keep_windows_paths():
         r"b'C:\Users\bob\try_flags.c:4:19: fatal error: cudnn.h: No such file"
 
 
+def test_a_message_posted_in_bold_is_read_as_the_message():
+    # GitHub posts wrap the error in **...**, often split over lines: the asterisks are no part of it
+    assert segments("  ImportError: No module named theano**") == ["ImportError: No module named theano"]
+    bold = "ImportError: cannot import name 'x' from 'y'"
+    assert segments(f"**{bold}**") == [bold]
+    post = "My setup fails when R loads it:\n**Error in py_module_import(module, convert = convert) :\n" \
+           "  ImportError: No module named theano**\n"
+    assert [(f.cause, f.confidence) for f in explain_text(post).findings][:1] == [("theano-not-installed", "high")]
+    # a pointer dereference keeps its stars
+    assert segments("int **p = NULL;") == ["int **p = NULL;"]
+
+
 def test_terminal_control_sequences_never_reach_the_output():
     line = "RuntimeError: boom \x1b]2;title\x07 \x1b[1;31mred\x1b[0m \x1b[?25l tail\x08\x00"
     assert segments(line) == ["RuntimeError: boom  red  tail"]

@@ -94,6 +94,33 @@ def test_the_tensorflow_backends_session_functions_on_keras_theano_backend(legac
     assert ("keras-code-needs-tensorflow-backend", "low") in bare and {level for _, level in bare} == {"low"}
 
 
+def test_gradients_of_a_non_scalar_loss_on_keras_theano_backend(legacy_python: Callable[[str], str],
+                                                                 theano_home: Path, tmp_path: Path) -> None:
+    # a gradient penalty written for TensorFlow (tf.gradients sums the outputs); Theano's grad refuses
+    log = traceback_of(legacy_python("keras208_th09"), "import keras.backend as K\nx = K.placeholder((None, 3))\n"
+                       "K.gradients(x * 2, [x])", tmp_path, KERAS_THEANO)
+    assert "TypeError: cost must be a scalar." in log
+    assert _found(log)[0] == ("keras-code-needs-tensorflow-backend", "medium")
+    # Theano's own grad of a non-scalar, no Keras on the way: the model's code, the backend only a hint
+    plain = traceback_of(legacy_python("keras208_th09"), "import theano.tensor as T\nx = T.matrix()\n"
+                         "T.grad(x * 2, x)", tmp_path)
+    assert "TypeError: cost must be a scalar." in plain
+    assert _found(plain)[:2] == [("model-gradient-undefined", "low"), ("keras-code-needs-tensorflow-backend", "low")]
+
+
+def test_a_session_function_python_2_does_not_place_is_no_keras_release(legacy_python: Callable[[str], str],
+                                                                         theano_home: Path, tmp_path: Path) -> None:
+    # Python 2 does not name the module, nor does the code line here (as in a traceback of an egg without
+    # its sources): no Keras release's Theano backend has clear_session (only the TensorFlow and, from
+    # 2.1.6, the CNTK modules), so it is not read as a release the code needs
+    python = legacy_python("theano082_py27")
+    log = traceback_of(python, "import keras.backend as K\ngetattr(K, 'clear_' + 'session')()", tmp_path,
+                       {**_in_front(python, "keras==0.3.3"), "KERAS_BACKEND": "theano"})
+    assert "AttributeError: 'module' object has no attribute 'clear_session'" in log
+    assert _found(log)[0] == ("keras-code-needs-tensorflow-backend", "medium")
+    assert ("keras-version-mismatch", "medium") not in _found(log)
+
+
 def test_theano_code_under_the_tensorflow_backend_names_the_backend() -> None:
     # nothing in the catalogue explains the final error: the banner alone only hints
     error = "ValueError: Shapes (?, 1) and (?,) are incompatible\n"

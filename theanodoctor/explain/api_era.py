@@ -72,6 +72,8 @@ CAUSES = {"theano": ("theano-too-new-for-code", "theano-too-old-for-code"),
           "fuel": ("fuel-blocks-version-mismatch", "fuel-blocks-version-mismatch"),
           "pymc3": ("pymc3-version-mismatch", "pymc3-version-mismatch")}
 SIGNATURE = "api-era"
+# Keras' backend implementations, which code reaches through `keras.backend`
+_BACKEND_MODULE = re.compile(r"keras\.backend\.\w+_backend$")
 
 
 class Use(NamedTuple):
@@ -166,10 +168,13 @@ def _unnamed_owner(use: Use, installed: dict[str, tuple[str, int, str]], causes:
     """Python 2's `'module' object has no attribute 'X'` where no code line names the module, and
     `cannot import name X` where no import statement shows it: the modules of the table that bind X
     in some releases but not all (one that always has it is not the module that lacks it). They
-    must all say the same thing (one cause); then at most medium, the surest of them."""
+    must all say the same thing (one cause); then at most medium, the surest of them. Keras' backend
+    modules are left out: code reaches them through `keras.backend` (`K.clear_session`), which binds
+    what the configured backend has, so whether a release has the name depends on the backend too
+    (a name only the TensorFlow and CNTK modules have is in no release's Theano backend)."""
     assert use.name is not None
     judged = [finding for module in kb_api_eras.owners(use.name)
-              if (era := kb_api_eras.lookup(module, use.name)) is not None
+              if not _BACKEND_MODULE.match(module) and (era := kb_api_eras.lookup(module, use.name)) is not None
               and (finding := judge(use._replace(module=module, said=f"`{use.name}` (read as `{module}.{use.name}`)"),
                                         era, installed, causes)) is not None]
     if not judged or len({f.cause for f in judged}) > 1:

@@ -5,8 +5,8 @@ specified module could not be found.\\r\\n'``, or Theano's compile errors joined
 tuple repr (``'Compilation failed ...: C:\\\\Users\\\\...\\\\mod.cpp:1:0: sorry ...\\r. '``).
 Such a line is also handed out split at its escaped line breaks (each piece keeps the physical
 line number); doubled backslashes of Windows paths become single ones; terminal colour codes,
-the quote marks of a log pasted into a reply and the backticks around a line posted as inline
-code are dropped. A plain Windows path
+the quote marks of a log pasted into a reply, the backticks around a line posted as inline
+code and the asterisks around one posted in bold are dropped. A plain Windows path
 (``C:\\CUDA\\v10.2\\bin\\nvrtc64_102_0.dll``) holds a ``\\n`` that is no line break, so only
 lines that look like a repr are split."""
 
@@ -36,6 +36,8 @@ def segments(line: str) -> list[str]:
         line = _QUOTED.sub("", line)
     if line.lstrip().startswith("`"):  # a line posted as `inline code`
         line = line.strip().strip("`")
+    if line.lstrip().startswith("**") or line.rstrip().endswith("**"):  # a line posted in **bold**
+        line = line.strip().strip("*")
     if "\\" not in line:
         return [line.strip()]
     whole = _clean(line)
