@@ -243,3 +243,20 @@ def test_the_c_code_refusing_an_array_of_another_integer_type(legacy_python: Cal
     log = traceback_of(legacy_python("healthy37"), code, tmp_path)
     assert "TypeError: expected type_num 7 (NPY_INT64) got 5" in log
     assert [(f.cause, f.confidence) for f in explain_text(log).findings][:1] == [("input-dtype-mismatch", "medium")]
+
+
+def test_an_input_without_a_test_value_under_compute_test_value(legacy_python: Callable[[str], str],
+                                                                theano_home: Path, tmp_path: Path) -> None:
+    # real Theano 1.0.5 with compute_test_value=raise (what a PyMC3 3.x model turns on): an input
+    # without a test value stops the graph's construction
+    log = traceback_of(legacy_python("healthy37"), "import theano.tensor as T\nx = T.dvector('x')\n(x * 2).sum()",
+                       tmp_path, {"THEANO_FLAGS": "compute_test_value=raise,cxx="})
+    assert "Cannot compute test value: input 0 (x) of Op" in log and "missing default value" in log
+    (first, *_) = explain_text(log).findings
+    assert (first.cause, first.confidence) == ("compute-test-value-missing", "high")
+    assert "compute_test_value=off" in first.remedy
+    # compute_test_value=warn only warns, and Theano goes on: not the failure
+    warned = traceback_of(legacy_python("healthy37"), "import theano.tensor as T\nx = T.dvector('x')\n(x * 2).sum()\n"
+                          "raise SystemExit(1)", tmp_path, {"THEANO_FLAGS": "compute_test_value=warn,cxx="})
+    assert "UserWarning: Warning, Cannot compute test value: input 0 (x)" in warned
+    assert "compute-test-value-missing" not in {f.cause for f in explain_text(warned).findings}

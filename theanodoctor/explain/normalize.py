@@ -36,7 +36,7 @@ def segments(line: str) -> list[str]:
         line = _QUOTED.sub("", line)
     if line.lstrip().startswith("`"):  # a line posted as `inline code`
         line = line.strip().strip("`")
-    if line.lstrip().startswith("**") or line.rstrip().endswith("**"):  # a line posted in **bold**
+    if "**" in line and (line.lstrip().startswith("**") or line.rstrip().endswith("**")):  # posted in **bold**
         line = line.strip().strip("*")
     if "\\" not in line:
         return [line.strip()]
