@@ -363,7 +363,7 @@ time.sleep(300)
 """
 
 
-def test_theano_pymc_filelock_timeout_names_the_file_lock(legacy_python, tmp_path):
+def test_theano_pymc_filelock_timeout_names_the_file_lock(legacy_python, theano_home, tmp_path):
     python = legacy_python("pymc39")
     compiledir = tmp_path / "compiledir_jobs"
     compiledir.mkdir()
