@@ -260,3 +260,20 @@ def test_an_input_without_a_test_value_under_compute_test_value(legacy_python: C
                           "raise SystemExit(1)", tmp_path, {"THEANO_FLAGS": "compute_test_value=warn,cxx="})
     assert "UserWarning: Warning, Cannot compute test value: input 0 (x)" in warned
     assert "compute-test-value-missing" not in {f.cause for f in explain_text(warned).findings}
+
+
+def test_a_gradient_through_mrg_sampling_parameters_needs_theano_09(legacy_python: Callable[[str], str],
+                                                                    theano_home: Path, tmp_path: Path) -> None:
+    # real Theano 1.0.5: MRG_RandomStreams' normal with a symbolic mean passes no gradient to it since
+    # 0.10.0beta1 (code written for 0.9 did this); the user-error reading of NullTypeGradError comes after
+    code = ("import theano.tensor as T\nfrom theano.sandbox.rng_mrg import MRG_RandomStreams\n"
+            "mu = T.dvector('mu')\nz = MRG_RandomStreams(1).normal(size=(3,), avg=mu, std=1.0)\nT.grad(z.sum(), mu)")
+    log = traceback_of(legacy_python("healthy37"), code, tmp_path, {"THEANO_FLAGS": "cxx="})
+    assert "of the UndefinedGrad op is mathematically undefined" in log
+    found = [(f.cause, f.confidence) for f in explain_text(log).findings]
+    assert found[:2] == [("theano-too-new-for-code", "medium"), ("model-gradient-undefined", "low")]
+    # a gradient the graph itself does not connect stays the model's code
+    other = traceback_of(legacy_python("healthy37"), "import theano.tensor as T\nx, y = T.dvector(), T.dvector()\n"
+                         "T.grad((x ** 2).sum(), y)", tmp_path, {"THEANO_FLAGS": "cxx="})
+    assert "DisconnectedInputError" in other
+    assert "theano-too-new-for-code" not in {f.cause for f in explain_text(other).findings}
