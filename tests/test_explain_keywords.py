@@ -131,6 +131,42 @@ def test_python_refusals_of_keras_names_in_a_keras_log(tmp_path):
     assert first_cause("Using Theano backend.\n" + log) == []
 
 
+
+# A layer of the code (a custom `Recurrent`, as memory and attention repositories wrote them) that
+# hands a keyword on to Keras' base `Layer`, which refuses it: real Keras 2.0.8 and 1.2.2.
+CUSTOM_RECURRENT = """from keras.layers.recurrent import Recurrent
+class MemoryRNN(Recurrent):
+    def __init__(self, output_dim, **kwargs):
+        self.output_dim = output_dim
+        super(MemoryRNN, self).__init__(**kwargs)
+MemoryRNN(10, {keyword}=3)"""
+
+
+@pytest.mark.parametrize(("env", "keyword", "era"), [
+    ("keras208_th09", "input_dim", "0.3.0-1.2.2"),  # Keras 1's Recurrent took it (keras/layers/recurrent.py)
+    ("keras122_th09", "return_state", "2.0.5-2.0.8"),  # Keras 2.0.5's did
+])
+def test_keyword_the_base_layer_refuses_names_the_keras_release(env, keyword, era, legacy_python, tmp_path):
+    log = traceback_of(legacy_python(env), CUSTOM_RECURRENT.format(keyword=keyword), tmp_path,
+                       {"KERAS_BACKEND": "theano"})
+    assert "Keyword argument not understood:', '" + keyword in log
+    found = explain_text(log).recognised
+    assert [(f.cause, f.confidence) for f in found][:1] == [("keras-version-mismatch", "medium")], log
+    assert f"`Recurrent`: {era}" in found[0].details[0] and found[0].asks
+    assert_sourced([(log, "keras-version-mismatch")])
+
+
+def test_keyword_no_keras_release_has_is_the_codes_own(legacy_python, tmp_path):
+    """`routings=` (a capsule layer's) reaching the base `Layer`: the custom layer's bug, no era."""
+    log = traceback_of(legacy_python("keras208_th09"), CUSTOM_RECURRENT.format(keyword="routings"), tmp_path,
+                       {"KERAS_BACKEND": "theano"})
+    assert "Keyword argument not understood:', 'routings'" in log
+    assert first_cause(log) == []
+    # quoted in prose, the refusal is about another run than the log's
+    prose = log.replace("TypeError: ('Keyword argument not understood:', 'routings')",
+                        "fails with \"TypeError: ('Keyword argument not understood:', 'input_dim')\"")
+    assert first_cause(prose) == []
+
 def test_nolearns_failed_instantiation_names_the_refused_keyword():
     """nolearn 0.6.1 nolearn/lasagne/base.py:606-609 reports a layer Lasagne refused with all its arguments."""
     log = ("TypeError: Failed to instantiate <class 'lasagne.layers.pool.MaxPool2DLayer'> with args "

@@ -34,10 +34,12 @@ def projects() -> dict[str, tuple[Project, dict[str, list[str]]]]:
             for key, row in (data.get("projects") or {}).items()}
 
 
-def lookup(call: str, keyword: str) -> tuple[KeywordEra, ...]:
+def lookup(call: str, keyword: str, forwarded: bool = False) -> tuple[KeywordEra, ...]:
     """``call`` as Python prints it (``scan``, ``__init__``, ``fit``; 3.10+ ``Dense.__init__``):
-    every listed call of that name (an unqualified method name stands for any class's)."""
-    return tuple(era for name in _names(call) for era in _eras(name, keyword))
+    every listed call of that name (an unqualified method name stands for any class's).
+    ``forwarded``: the keyword reached a base class that refuses what it does not know (Keras'
+    `Layer`), so a release whose call takes **kwargs still refuses it: the span keeps those."""
+    return tuple(era for name in _names(call) for era in _eras(name, keyword, forwarded))
 
 
 @derived
@@ -46,26 +48,26 @@ def _names(call: str) -> tuple[str, ...]:
     return tuple(sorted(n for n in names if n == call or ("." not in call and n.endswith("." + call))))
 
 
-def _eras(name: str, keyword: str) -> list[KeywordEra]:
+def _eras(name: str, keyword: str, forwarded: bool) -> list[KeywordEra]:
     return [KeywordEra(project, module, name, keyword, span, have, cite)
             for project, calls in projects().values()
-            for module, span, have, cite in row_eras(project, calls.get(name, ()), keyword)]
+            for module, span, have, cite in row_eras(project, calls.get(name, ()), keyword, forwarded)]
 
 
 Row = tuple[str, tuple[int, ...], tuple[int, ...], str]
 
 
-def row_eras(project: Project, rows: Iterable[str], word: str) -> list[Row]:
+def row_eras(project: Project, rows: Iterable[str], word: str, forwarded: bool = False) -> list[Row]:
     """(module, span, have, cite) of each row "MODULE RANGES [**RANGES] | WORD RANGES FILE:LINE | ..."
     that lists ``word`` (this table's and profiles/api_attrs.yaml's form): the releases with the call
-    or class, less those that take any keyword (**kwargs); of those, the ones with ``word``; and the
-    source of the FILE:LINE."""
+    or class, less those that take any keyword (**kwargs) unless ``forwarded``; of those, the ones
+    with ``word``; and the source of the FILE:LINE."""
     found = []
     for row in rows:
         head, *tokens = row.split(" | ")
         module, spans, *varkw = head.split()
         exists = release_indices(spans, project.releases)
-        anything = set(release_indices(varkw[0][2:], project.releases)) if varkw else set()
+        anything = set(release_indices(varkw[0][2:], project.releases)) if varkw and not forwarded else set()
         span = tuple(i for i in exists if i not in anything)
         for token in tokens:
             listed, have, where = token.split()

@@ -9,7 +9,15 @@ A keyword only newer releases take: the code needs a newer release; only older o
 release. Every module whose call of that name takes the keyword in some releases is a candidate;
 they must agree. The library must show in the log (a path, its name) for more than a hint, since
 other libraries have calls of the same names; the installed version, where the log prints it,
-decides as for names (explain/api_era.py)."""
+decides as for names (explain/api_era.py).
+
+Keras' base `Layer` refuses what no class of the chain took:
+
+  AssertionError: Keyword argument not understood: go_backwards          (Keras 0.x and 1.x)
+  TypeError: ('Keyword argument not understood:', 'input_dim')           (Keras 2)
+
+There the keyword went through `**kwargs`, so every release of a class counts, and the class is one
+the code line calls or a `super(Class, self).__init__` frame above names."""
 
 from __future__ import annotations
 
@@ -17,15 +25,16 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
-from theanodoctor import kb_api_keywords
+from theanodoctor import kb_api_eras, kb_api_keywords
 from theanodoctor.kb_api_eras import Era
+from theanodoctor.kb_api_keywords import KeywordEra
 from theanodoctor.kb_causes import Cause
 
-from .api_era import Use, code_line, installed_versions, judge, posts_release
+from .api_era import CAUSES, SIGNATURE, Use, code_line, installed_versions, judge, posts_release
 from .context import Fact
 from .result import Evidence, Finding
 
-WATCH = ("got an unexpected keyword argument",)
+WATCH = ("got an unexpected keyword argument", "keyword argument not")
 # what shows a library in the log (lower-cased): its name, or Keras' banner
 SIGNS = {"theano": ("theano",), "lasagne": ("lasagne",),
          "keras": ("keras", "using theano backend", "using tensorflow backend"), "blocks": ("blocks",),
@@ -33,6 +42,10 @@ SIGNS = {"theano": ("theano",), "lasagne": ("lasagne",),
 MESSAGE = re.compile(r"(?<![\w.])(?:(?P<cls>[A-Za-z_]\w*)\.)?(?P<call>[A-Za-z_]\w*)\(\) got an unexpected keyword "
                      r"argument '(?P<kw>\w+)'")
 _CALLED = re.compile(r"(?<![\w.])([A-Z]\w*)\(")  # a class the code line calls: `Convolution2D(32, 3, 3, ...)`
+# (the message begins its line, after markup: prose that quotes it is about another run)
+REFUSED = re.compile(r"^[\s>`*]*(?:[\w.]*Error\s*:\s*)?\(?['\"]?Keyword argument not ?understood:?['\"]?,?\s*['\"]?"
+                     r"(?P<kw>\w+)")
+_SUPER = re.compile(r"\bsuper\(\s*([A-Z]\w*)\s*,")  # a class of the chain: `super(Recurrent, self).__init__(**kwargs)`
 
 
 Watched = list[tuple[int, str, tuple[str, ...], str]]
@@ -45,7 +58,10 @@ def findings(watched: Watched, causes: dict[str, Cause], shown: dict[str, Fact],
 
     def read(number: int, text: str, before: tuple[str, ...]) -> Finding | None:
         m = MESSAGE.search(text)
-        return _finding(m, number, text, before, installed, causes, seen, shown) if m else None
+        if m:
+            return _finding(m, number, text, before, installed, causes, seen, shown)
+        refused = REFUSED.search(text)
+        return _refused(refused["kw"], number, text, before, causes) if refused else None
     return first_per_cause(watched, read)
 
 
@@ -70,7 +86,21 @@ def _finding(m: re.Match[str], number: int, text: str, before: tuple[str, ...],
     if m["call"] == "__init__" and not m["cls"]:  # which class: one the code line calls
         called = set(_CALLED.findall(code))
         eras = tuple(e for e in eras if e.call.split(".")[0] in called)
-    message = Evidence(number, text.strip()[:400])
+    judged = _judged(eras, keyword, Evidence(number, text.strip()[:400]), installed, causes, shown)
+    if not judged:
+        return None
+    era, first = judged[0]
+    if not any(sign in seen for sign in SIGNS[era.project.key]) and first.confidence != "low":
+        asks = (f"whether `{m['call']}()` is {era.project.label}'s (the log does not name {era.project.label})",)
+        return replace(first, confidence="low", asks=first.asks + asks)
+    return first
+
+
+def _judged(eras: tuple[KeywordEra, ...], keyword: str, message: Evidence,
+            installed: dict[str, tuple[str, int, str]], causes: dict[str, Cause],
+            shown: dict[str, Fact]) -> list[tuple[KeywordEra, Finding]]:
+    """Each era's finding (api_era.judge, then the post's release), where they all name one cause;
+    else none."""
     judged = []
     modules = ", ".join(sorted({e.module for e in eras})[:3])
     for era in eras:
@@ -81,10 +111,36 @@ def _finding(m: re.Match[str], number: int, text: str, before: tuple[str, ...],
                                 era.span)
         if finding is not None:
             judged.append((era, finding))
-    if not judged or len({f.cause for _, f in judged}) > 1:
+    return judged if len({f.cause for _, f in judged}) == 1 else []
+
+
+
+def _refused(keyword: str, number: int, text: str, before: tuple[str, ...], causes: dict[str, Cause]
+             ) -> Finding | None:
+    """Keras' base `Layer` refused ``keyword``, a keyword some Keras class takes in some releases
+    only: the code was written for another release, at medium. The classes are those of the chain
+    the log shows (called on the code line, or named by a `super(Class, self).__init__` frame), else
+    any. Which release the code needs is not said: a class that forwards **kwargs may get the keyword
+    taken by a base the table does not list, so its own releases do not decide. A keyword no Keras
+    release has is the code's own (a custom layer's), not an era's."""
+    eras = tuple(e for e in kb_api_keywords.lookup("__init__", keyword, forwarded=True)
+                 if e.project.key == "keras" and e.have)
+    _, code = code_line(before)
+    classes = set(_CALLED.findall(code)) | {c for line in before for c in _SUPER.findall(line)}
+    eras = tuple(e for e in eras if e.call.split(".")[0] in classes) or eras
+    if not eras:
         return None
-    era, first = judged[0]
-    if not any(sign in seen for sign in SIGNS[era.project.key]) and first.confidence != "low":
-        asks = (f"whether `{m['call']}()` is {era.project.label}'s (the log does not name {era.project.label})",)
-        return replace(first, confidence="low", asks=first.asks + asks)
-    return first
+    era = max(eras, key=lambda e: len(e.have))  # the class that took it longest
+    project, cause = era.project, causes[CAUSES["keras"][0]]
+    named = ", ".join(f"`{c}`" for c in sorted({e.call.split(".")[0] for e in eras})[:3])
+    said = (f"The installed Keras' base `Layer` refused `{keyword}=`, which Keras' {named} "
+            f"take{'s' if len(eras) == 1 else ''} in some releases only (`{era.call.split('.')[0]}`: "
+            f"{kb_api_eras.ranges(era.have, project.releases)}; {era.cite}): the code was written for "
+            "another Keras release")
+    return Finding(
+        cause=cause.id, title=cause.title, explanation=cause.cause, remedy=cause.remedy, fix=cause.fix,
+        confidence="medium", evidence=(Evidence(number, text.strip()[:400]),), signatures=(SIGNATURE,),
+        values={"module": era.module, "name": keyword, "library": project.label}, source=cause.source,
+        signature_sources=(era.cite,), details=(said + ".",),
+        asks=("which Keras release the code was written for (its README or requirements) and which is installed "
+              "(`pip show keras`)",))
