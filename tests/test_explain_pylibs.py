@@ -183,3 +183,45 @@ def test_a_pickle_opened_as_binary_is_no_text_mode_read():
     binary = '  File "s.py", line 2, in <module>\n    W = pickle.load(open("data/t.pkl", "rb"))[3]\n' + error
     assert [f.cause for f in explain_text(text_mode).recognised][:1] == ["python2-pickle-on-python3"]
     assert "python2-pickle-on-python3" not in [f.cause for f in explain_text(binary).recognised]
+
+
+def _package(root: Path, init: str, **modules: str) -> None:
+    """A package `pkg` under ``root``: its `__init__.py` and modules beside it."""
+    (root / "pkg").mkdir()
+    (root / "pkg" / "__init__.py").write_text(init + "\n", encoding="utf-8")
+    for name, text in modules.items():
+        (root / "pkg" / f"{name}.py").write_text(text + "\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("version", ["2.7", "3.6", "3.11"])
+def test_a_module_no_table_knows_is_a_package_missing_from_that_python(version, tmp_path):
+    """Python 2's `No module named qdarkstyle`, Python 3's quoted form (3.6+ as ModuleNotFoundError)."""
+    log = traceback_of(str(legacy_envs.find_interpreter(version)), "import os\nimport qdarkstyle", tmp_path)
+    found = explain_text(log).recognised
+    assert [(f.cause, f.confidence) for f in found][:1] == [("package-not-in-this-python", "medium")], log
+    assert "pip show qdarkstyle" in found[0].asks[0] and found[0].evidence[0].text == "import qdarkstyle"
+
+
+def test_python2_code_importing_a_module_beside_it_fails_on_python3(tmp_path):
+    """The package runs on Python 2 (an implicit relative import) and fails on Python 3 (PEP 328)."""
+    _package(tmp_path, "from helpers import scale", helpers="def scale(x):\n    return 2 * x")
+    code = "import pkg\nprint(pkg.scale(2))"
+    assert subprocess.run([str(legacy_envs.find_interpreter("2.7")), "-c", code], cwd=tmp_path, capture_output=True,
+                          text=True, check=True).stdout.strip() == "4"
+    log = traceback_of(str(legacy_envs.find_interpreter("3.11")), code, tmp_path)
+    assert "No module named 'helpers'" in log
+    found = explain_text(log).recognised
+    assert [(f.cause, f.confidence) for f in found][:1] == [("python2-code-on-python3", "medium")], log
+    assert "`from . import helpers`" in found[0].details[0]
+
+
+def test_missing_modules_that_are_not_packages_name_nothing(tmp_path):
+    """Python 2 naming only the submodule it failed on (`from pkg.absent import x`), and a Theano
+    tutorial's own file, which its scripts import from beside them."""
+    _package(tmp_path, "")
+    log = traceback_of(str(legacy_envs.find_interpreter("2.7")), "from pkg.absent import x", tmp_path)
+    assert "No module named absent" in log
+    assert explain_text(log).recognised == ()
+    log = traceback_of(str(legacy_envs.find_interpreter("3.11")), "from logistic_sgd import LogisticRegression",
+                       tmp_path)
+    assert explain_text(log).recognised == ()

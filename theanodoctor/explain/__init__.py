@@ -33,7 +33,7 @@ def explain_lines(numbered: Iterable[tuple[int, str]], facts: Any = None,
 
 
 def _explain(feed: Callable[[Scanner], ScanResult], facts: Any, context: tuple[str, ...]) -> Explanation:
-    from . import api_era, attr_era, config_era, keyword_era
+    from . import api_era, attr_era, config_era, keyword_era, missing_module
     from .refine import refine
 
     watch = api_era.WATCH + keyword_era.WATCH + attr_era.WATCH + config_era.WATCH
@@ -51,7 +51,7 @@ def _explain(feed: Callable[[Scanner], ScanResult], facts: Any, context: tuple[s
         watched = scan.watched_lines()
         produced = api_era.findings(watched, causes, shown) + config_era.findings(watched, causes, shown) + \
             keyword_era.findings(watched, causes, shown, scan.context_seen) + \
-            attr_era.findings(watched, causes, shown, scan.context_seen)
+            attr_era.findings(watched, causes, shown, scan.context_seen) + missing_module.findings(watched, causes)
         findings = merge(findings, produced)
     findings, notes = refine(conclude(findings, scan, causes, shown, asking), scan, facts)
     final = Evidence(*scan.final_exception) if scan.final_exception else None
