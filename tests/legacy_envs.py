@@ -58,11 +58,12 @@ SPECS = {
         # The older Theano releases with the numpy/scipy of their own months (profiles/theano_releases.yaml).
         EnvSpec("theano082_py27", "2.7", ("numpy==1.11.0", "scipy==0.17.1", "Theano==0.8.2")),
         EnvSpec("theano090_py36", "3.6", ("numpy==1.12.1", "scipy==0.19.0", "Theano==0.9.0")),
-        # Keras 1 and Keras 2 on that Theano: their own messages for a model saved by another major release.
+        # Keras 1 and Keras 2 on that Theano: their own messages for a model saved by another major release
+        # (h5py for the weight files, a release of the same months).
         EnvSpec("keras122_th09", "3.6", ("numpy==1.12.1", "scipy==0.19.0", "Theano==0.9.0", "Keras==1.2.2",
-                                             "PyYAML==5.4.1")),
+                                             "PyYAML==5.4.1", "h5py==2.7.1")),
         EnvSpec("keras208_th09", "3.6", ("numpy==1.12.1", "scipy==0.19.0", "Theano==0.9.0", "Keras==2.0.8",
-                                             "PyYAML==5.4.1")),
+                                             "PyYAML==5.4.1", "h5py==2.7.1")),
         # Theano <= 1.0.3 compiles nothing with numpy 1.16.0-1.16.4 (`_get_ndarray_c_version` moved; fixed
         # in Theano 1.0.4); numpy 1.16.5 exports it again, so 1.0.3 works with 1.16.6.
         EnvSpec("theano103_np1162", "3.7", ("numpy==1.16.2", "scipy==1.2.1", "Theano==1.0.3")),

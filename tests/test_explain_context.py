@@ -95,6 +95,16 @@ def test_installed_versions_read_from_paths_pip_and_prints(legacy_python: Callab
     assert "theano" not in _shown("theano.__version__ >= '0.9'\n")  # a comparison in code, not a print
 
 
+def test_a_release_the_prose_names_without_a_space_is_a_claim():
+    """`Keras2.0.3` in a post is what the post says is installed (a claim, never a printed version);
+    only a full three-part version is read so (`keras2` and `Theano1.0` are not)."""
+    text = "When I tried the code under Keras2.0.3 and theano1.0.1, it fails\n"
+    shown = {f.name: f for f in explain_text(text).shown}
+    assert {k: (shown[k].value, shown[k].said) for k in ("keras", "theano")} == \
+        {"keras": ("2.0.3", True), "theano": ("1.0.1", True)}
+    assert not {"keras", "theano"} & set(_shown("I use keras2 with Theano1.0 on numpy1\n"))
+
+
 @pytest.mark.parametrize("line", [
     # Theano rel-1.0.5 theano/configdefaults.py:560-561: a version Theano announces, not the installed one
     "UserWarning: DeprecationWarning: there is no c++ compiler.This is deprecated and with Theano 0.11 a c++ "

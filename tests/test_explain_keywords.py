@@ -5,6 +5,7 @@ keyword in no table names nothing."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 
 import pytest
@@ -166,6 +167,10 @@ def test_keyword_no_keras_release_has_is_the_codes_own(legacy_python, tmp_path):
     prose = log.replace("TypeError: ('Keyword argument not understood:', 'routings')",
                         "fails with \"TypeError: ('Keyword argument not understood:', 'input_dim')\"")
     assert first_cause(prose) == []
+    # a thread's title that is the message, in markdown, is the message
+    title = "# AssertionError: Keyword argument not understood: go_backwards\n"
+    assert first_cause(title) == ["keras-version-mismatch"]
+
 
 def test_nolearns_failed_instantiation_names_the_refused_keyword():
     """nolearn 0.6.1 nolearn/lasagne/base.py:606-609 reports a layer Lasagne refused with all its arguments."""
@@ -274,3 +279,20 @@ def test_keras1_arguments_in_the_code_mark_a_negative_dimension_as_channels_firs
     code = "    model.add(Convolution2D(32, 8, 8, subsample=(4, 4), input_shape=(4, 84, 84)))\n"
     assert first_cause(code + error) == ["keras-image-ordering"]
     assert first_cause(code.replace("subsample=", "strides=") + error) == []
+
+
+@pytest.mark.parametrize("layer", ["LSTM", "GRU"])
+def test_keras1_reading_keras2_recurrent_weights(layer, legacy_python, tmp_path):
+    """Real Keras 2.0.8 saves an LSTM's or GRU's weights as three arrays; real Keras 1.2.2, which keeps
+    one per gate, cannot load them (Keras 2 converts Keras 1's the other way)."""
+    model = f"from keras.models import Sequential\nfrom keras.layers import {layer}\n" \
+            f"model = Sequential([{layer}(4, input_shape=(5, 3))])\n"
+    env = {"KERAS_BACKEND": "theano"}
+    subprocess.run([legacy_python("keras208_th09"), "-c", model + "model.save_weights('w.h5')"], cwd=tmp_path,
+                   env={**os.environ, **env}, check=True, capture_output=True, timeout=600)
+    log = traceback_of(legacy_python("keras122_th09"), model + "model.load_weights('w.h5')", tmp_path, env)
+    assert "but the saved weights have 3 elements" in log
+    found = explain_text(log).recognised
+    assert [(f.cause, f.confidence) for f in found][:1] == [("keras-version-mismatch", "medium")], log
+    assert found[0].asks and "one weight per gate" in found[0].evidence[-1].note
+    assert_sourced([(log, "keras-version-mismatch")])

@@ -40,8 +40,10 @@ _PYTHON = (
 _NAME = r"(?P<name>theano[-_]pymc|theano|numpy|keras|lasagne|pymc3)"
 _V = r"(?P<v>\d+\.\d+(?:\.\d+)*(?:\.?(?:rc|alpha|beta|a|b|dev|post)\d*)?)"
 # A package's version next to its name: `Theano-0.8.2-py2.7.egg`, `theano==1.0.4`, `numpy 1.16.1`,
-# `Theano (1.0.4)` (pip list, conda list, prose), `Theano version 0.9`; never a requirement (`>=`, `<`).
-_VERSION = re.compile(rf"(?<![\w.-]){_NAME}(?:\s+version)?(?:-|==|\s*\(|\s+|\s*:\s*)v?{_V}(?![\w.]*[<>])", re.I)
+# `Theano (1.0.4)` (pip list, conda list, prose), `Theano version 0.9`, `Keras2.0.3` (prose, a full
+# three-part version only); never a requirement (`>=`, `<`).
+_VERSION = re.compile(rf"(?<![\w.-]){_NAME}(?:\s+version)?(?:-|==|\s*\(|\s+|\s*:\s*|(?=\d+\.\d+\.\d))v?{_V}"
+                      r"(?![\w.]*[<>])", re.I)
 # pip 10 and later: `Requirement already satisfied: theano in ./lib/python3.7/site-packages (1.0.4)`
 _PIP_SATISFIED = re.compile(rf"Requirement already satisfied:\s*{_NAME}(?:[<>=!~]\S*)?\s+in\s+\S.*\({_V}\)", re.I)
 # a printed version attribute, its value on the same line (`>>> theano.__version__ '0.9.0'`) or the next

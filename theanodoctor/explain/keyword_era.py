@@ -43,8 +43,11 @@ MESSAGE = re.compile(r"(?<![\w.])(?:(?P<cls>[A-Za-z_]\w*)\.)?(?P<call>[A-Za-z_]\
                      r"argument '(?P<kw>\w+)'")
 _CALLED = re.compile(r"(?<![\w.])([A-Z]\w*)\(")  # a class the code line calls: `Convolution2D(32, 3, 3, ...)`
 # (the message begins its line, after markup: prose that quotes it is about another run)
-REFUSED = re.compile(r"^[\s>`*]*(?:[\w.]*Error\s*:\s*)?\(?['\"]?Keyword argument not ?understood:?['\"]?,?\s*['\"]?"
+REFUSED = re.compile(r"^[\s>`*#]*(?:[\w.]*Error\s*:\s*)?\(?['\"]?Keyword argument not ?understood:?['\"]?,?\s*['\"]?"
                      r"(?P<kw>\w+)")
+# the modules of Keras' layers (not the engine's `InputLayer` or `Model`, whose keywords code passes to any
+# layer, nor the callbacks)
+_LAYERS = ("keras.layers.", "keras.legacy.layers")
 _SUPER = re.compile(r"\bsuper\(\s*([A-Z]\w*)\s*,")  # a class of the chain: `super(Recurrent, self).__init__(**kwargs)`
 
 
@@ -117,14 +120,14 @@ def _judged(eras: tuple[KeywordEra, ...], keyword: str, message: Evidence,
 
 def _refused(keyword: str, number: int, text: str, before: tuple[str, ...], causes: dict[str, Cause]
              ) -> Finding | None:
-    """Keras' base `Layer` refused ``keyword``, a keyword some Keras class takes in some releases
+    """Keras' base `Layer` refused ``keyword``, a keyword some Keras layer takes in some releases
     only: the code was written for another release, at medium. The classes are those of the chain
     the log shows (called on the code line, or named by a `super(Class, self).__init__` frame), else
     any. Which release the code needs is not said: a class that forwards **kwargs may get the keyword
     taken by a base the table does not list, so its own releases do not decide. A keyword no Keras
     release has is the code's own (a custom layer's), not an era's."""
     eras = tuple(e for e in kb_api_keywords.lookup("__init__", keyword, forwarded=True)
-                 if e.project.key == "keras" and e.have)
+                 if e.project.key == "keras" and e.have and e.module.startswith(_LAYERS))
     _, code = code_line(before)
     classes = set(_CALLED.findall(code)) | {c for line in before for c in _SUPER.findall(line)}
     eras = tuple(e for e in eras if e.call.split(".")[0] in classes) or eras
