@@ -79,6 +79,9 @@ REAL = [
     ("healthy37", "from scipy import weave", "scipy-too-new-for-code"),
     ("healthy37", "from scipy.stats import nanmean", "scipy-too-new-for-code"),
     ("numpy123", "import scipy.stats; scipy.stats.itemfreq([1, 1])", "scipy-too-new-for-code"),
+    # `async` and `await` as names (PyMC 2's threadpool had a method `await`): keywords from 3.7 on
+    ("3.7", "class Pool(object):\n    def await(self):\n        return 1", "python-too-new-for-code"),
+    ("3.11", "def send(data, async=False):\n    return data", "python-too-new-for-code"),
 ]
 
 
@@ -104,7 +107,8 @@ def test_the_same_code_on_the_release_before_the_removal_runs(tmp_path):
     for where, code in (("3.7", "import time; time.clock()"), ("3.9", "from collections import Iterable"),
                         ("healthy37", "import numpy as np; np.asscalar(np.array([1]))"),
                         ("numpy123", "import numpy as np; np.typeDict"),
-                        ("numpy124", "import scipy; scipy.array([1])")):
+                        ("numpy124", "import scipy; scipy.array([1])"),
+                        ("3.6", "class Pool(object):\n    def await(self):\n        return 1\nPool().await()")):
         proc = subprocess.run([_interpreter(where), "-W", "ignore", "-c", code], cwd=tmp_path,
                               capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
         assert proc.returncode == 0, (where, code, proc.stderr)

@@ -277,3 +277,20 @@ def test_a_gradient_through_mrg_sampling_parameters_needs_theano_09(legacy_pytho
                          "T.grad((x ** 2).sum(), y)", tmp_path, {"THEANO_FLAGS": "cxx="})
     assert "DisconnectedInputError" in other
     assert "theano-too-new-for-code" not in {f.cause for f in explain_text(other).findings}
+
+
+def test_an_op_without_a_gradient(legacy_python: Callable[[str], str], theano_home: Path, tmp_path: Path) -> None:
+    """Real Theano 1.0.5 differentiating through an op that defines no `grad` (as PyMC3 users met with
+    `ProdWithoutZeros` under NUTS): the model's code, named at medium with the op."""
+    code = ("import theano\nimport theano.tensor as T\n\nclass Double(theano.Op):\n    __props__ = ()\n"
+            "    def make_node(self, x):\n        x = T.as_tensor_variable(x)\n"
+            "        return theano.Apply(self, [x], [x.type()])\n"
+            "    def perform(self, node, inputs, outputs):\n        outputs[0][0] = inputs[0] * 2\n\n"
+            "x = T.dvector('x')\ntheano.grad(Double()(x).sum(), x)")
+    log = traceback_of(legacy_python("healthy37"), code, tmp_path, {"THEANO_FLAGS": "cxx="})
+    assert "AttributeError: 'Double' object has no attribute 'grad'" in log
+    found = explain_text(log).recognised
+    assert [(f.cause, f.confidence) for f in found][:1] == [("model-gradient-undefined", "medium")], log
+    assert "`Double` defines no gradient" in found[0].evidence[-1].note
+    # without Theano or PyMC3 in the text, another library's object: only a hint
+    assert explain_text("AttributeError: 'Double' object has no attribute 'grad'\n").recognised == ()
