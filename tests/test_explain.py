@@ -212,6 +212,17 @@ def test_a_message_posted_in_bold_is_read_as_the_message():
     assert segments("int **p = NULL;") == ["int **p = NULL;"]
 
 
+
+def test_a_threads_title_that_is_an_exception_line_is_read_as_the_message():
+    # stored threads begin with their title as a markdown heading; a preprocessor line is no heading
+    assert segments("# ImportError: No module named theano") == ["ImportError: No module named theano"]
+    assert segments("## theano.gof.fg.MissingInputError: x") == ["theano.gof.fg.MissingInputError: x"]
+    assert segments("#include <Python.h>") == ["#include <Python.h>"]
+    assert segments("# 1 \"mod.cpp\"") == ["# 1 \"mod.cpp\""]
+    assert segments("# Error when running deep_dream.py") == ["# Error when running deep_dream.py"]
+    title = "# SyntaxError: invalid syntax\n  File \"threadpool.py\", line 346\n    def await(self):\n"
+    assert [f.cause for f in explain_text(title).recognised][:1] == []  # the code line comes after: not shown above
+
 def test_terminal_control_sequences_never_reach_the_output():
     line = "RuntimeError: boom \x1b]2;title\x07 \x1b[1;31mred\x1b[0m \x1b[?25l tail\x08\x00"
     assert segments(line) == ["RuntimeError: boom  red  tail"]

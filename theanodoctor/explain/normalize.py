@@ -6,7 +6,8 @@ tuple repr (``'Compilation failed ...: C:\\\\Users\\\\...\\\\mod.cpp:1:0: sorry 
 Such a line is also handed out split at its escaped line breaks (each piece keeps the physical
 line number); doubled backslashes of Windows paths become single ones; terminal colour codes,
 the quote marks of a log pasted into a reply, the backticks around a line posted as inline
-code and the asterisks around one posted in bold are dropped. A plain Windows path
+code, the asterisks around one posted in bold and the `#` of a thread's title that is an exception line
+(`# AttributeError: ...`, as stored threads begin) are dropped. A plain Windows path
 (``C:\\CUDA\\v10.2\\bin\\nvrtc64_102_0.dll``) holds a ``\\n`` that is no line break, so only
 lines that look like a repr are split."""
 
@@ -20,6 +21,8 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 # Logs pasted into GitHub replies arrive quoted ("> "); Python's prompt (">>> ") goes too.
 _QUOTED = re.compile(r"^(?:\s*>)+ ?")
+# A markdown heading that is an exception line (a thread's title); never a C preprocessor line
+_HEADING = re.compile(r"^\s*#{1,6} +(?=[\w.]*(?:Error|Exception|Warning)\s*:)")
 # An escaped line break inside a repr, with Theano's ". " joiner (compile_stderr.replace('\n', '. ')).
 _ESCAPED_BREAK = re.compile(r"(?:\\r)?\\n|\\r(?:\. )?")
 _REPR_LIKE = re.compile(r"\\r\\n|\\n['\"]|\bb['\"]|\\r\. |', '|\\n\\n")
@@ -34,6 +37,8 @@ def segments(line: str) -> list[str]:
         line = _CONTROL.sub("", line)
     if line.lstrip().startswith(">"):
         line = _QUOTED.sub("", line)
+    if line.lstrip().startswith("#"):
+        line = _HEADING.sub("", line)
     if line.lstrip().startswith("`"):  # a line posted as `inline code`
         line = line.strip().strip("`")
     if "**" in line and (line.lstrip().startswith("**") or line.rstrip().endswith("**")):  # posted in **bold**
