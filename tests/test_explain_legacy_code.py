@@ -4,6 +4,9 @@ holds a shorter literal) is still seen."""
 
 from __future__ import annotations
 
+import subprocess
+
+from tests import legacy_envs
 from theanodoctor.explain import explain_text
 from theanodoctor.explain.scan import BLOCK_LINES, Scanner
 from theanodoctor.kb_causes import signatures
@@ -78,3 +81,23 @@ def test_pymc4_beside_the_legacy_stack_and_code_for_another_pymc():
     module = explain_text("----> 4 import pymc as pm\n\nModuleNotFoundError: No module named 'pymc'\n").recognised
     assert [(f.cause, f.confidence) for f in module] == [("pymc3-version-mismatch", "medium")] and module[0].asks
     assert explain_text("ModuleNotFoundError: No module named 'pymc3'\n").recognised[:1] != module[:1]
+
+
+def test_in_instances_with_updates_need_theano_08(tmp_path):
+    """Theano 0.7 and older refuse `theano.In` inputs beside updates or givens (rel-0.7
+    theano/compile/function.py:242-249); real Theano 0.8.2 compiles such a function, so the message
+    on code that passes In() means a Theano older than the code."""
+    python = legacy_envs.env_python(legacy_envs.ensure_env("theano082_py27"))
+    code = ("import theano, theano.tensor as T\nx = T.dscalar('x')\ns = theano.shared(0.0)\n"
+            "f = theano.function([theano.In(x, value=1.0)], x, updates=[(s, s + x)])\nprint(f())")
+    run = subprocess.run([str(python), "-c", code], capture_output=True, text=True, timeout=600, cwd=tmp_path,
+                         env={"THEANO_FLAGS": f"cxx=,base_compiledir={tmp_path}", "PATH": "/usr/bin:/bin"})
+    assert run.returncode == 0 and run.stdout.strip() == "1.0", run.stderr
+    log = ('  File "SdA.py", line 226, in pretraining_functions\n    self.x: train_set_x[batch_begin: batch_end]\n'
+           '  File "/usr/lib/python2.7/site-packages/theano/compile/function.py", line 248, in function\n'
+           '    "In() instances and tuple inputs trigger the old "\n'
+           "NotImplementedError: In() instances and tuple inputs trigger the old semantics, which disallow using "
+           "updates and givens\n")
+    found = explain_text(log).recognised
+    assert [(f.cause, f.confidence) for f in found][:1] == [("theano-too-old-for-code", "medium")]
+    assert found[0].asks

@@ -37,9 +37,11 @@ def test_a_kernel_larger_than_the_image_under_keras(env: str, tmp_path: Path) ->
 
 
 @pytest.mark.parametrize(("layer", "saved"), [("(3, 3, 224, 64)", "(64, 3, 3, 3)"),  # channels last, given first
-                                              ("(64L, 3L, 3L, 3L)", "(3L, 3L, 3L, 64L)")])  # Python 2's longs
+                                              ("(64L, 3L, 3L, 3L)", "(3L, 3L, 3L, 64L)"),  # Python 2's longs
+                                              ("(3,3,640,64)", "(64,3,3,3)")])  # retyped in a post
 def test_a_keras_kernel_laid_out_for_the_other_ordering(layer: str, saved: str) -> None:
     message = f"ValueError: Layer weight shape {layer} not compatible with provided weight shape {saved}\n"
+    message = message.replace("shape (3,3", "shape(3,3")  # and without the space
     assert _first("Using Theano backend.\n" + message) == ("keras-image-ordering", "medium")
 
 
