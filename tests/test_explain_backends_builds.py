@@ -219,6 +219,9 @@ def test_a_model_saved_by_another_keras_major_release(legacy_python: Callable[[s
     log = traceback_of(keras1, load, tmp_path, {"KERAS_BACKEND": "theano"})
     assert "KeyError: 'class_name'" in log
     assert _found(log)[0] == ("keras-version-mismatch", "medium")
+    # as a post retells it: the key without its quotes
+    assert _found("I load the model with model_from_json on Keras 1.0.1 and get KeyError: class_name\n")[0] == \
+        ("keras-version-mismatch", "medium")
 
 
 @pytest.mark.parametrize("call", ["Convolution2D(64, (3, 3), activation='relu', padding='same')",
