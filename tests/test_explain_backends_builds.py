@@ -560,3 +560,17 @@ def test_a_channels_first_input_under_keras_2s_default_ordering(legacy_python: C
     # the separable convolution's form of the message (Keras 2.0.0 keras/layers/convolutional.py:942-944)
     separable = log.replace("of the inputs should", "of the inputs to `SeparableConv2D` should")
     assert _found(separable)[0] == ("keras-image-ordering", "medium")
+
+
+def test_keras_arrays_of_different_sample_counts(legacy_python: Callable[[str], str], theano_home: Path,
+                                                 tmp_path: Path) -> None:
+    """Real Keras 2.0.8 refusing 10 input rows against 7 targets: the data, named at medium."""
+    code = ("import numpy as np\nfrom keras.models import Sequential\nfrom keras.layers import Dense\n"
+            "m = Sequential([Dense(1, input_shape=(3,))])\nm.compile('sgd', 'mse')\n"
+            "m.fit(np.zeros((10, 3)), np.zeros((7, 1)), verbose=0)")
+    log = traceback_of(legacy_python("keras208_th09"), code, tmp_path, KERAS_THEANO)
+    assert "should have the same number of samples as target arrays" in log
+    assert _found(log)[0] == ("keras-data-shape-mismatch", "medium")
+    # Keras 1.2.2's and 2.x's check of several inputs, as a post quotes it
+    assert _found("ValueError: All input arrays (x) should have the same number of samples. Got array shapes: "
+                  "[(320006L, 26L), (122805L, 4096L)]\n")[0] == ("keras-data-shape-mismatch", "medium")
