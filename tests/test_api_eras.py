@@ -429,3 +429,11 @@ def test_a_name_that_moved_to_another_module_names_the_release_and_where_it_went
     # the module Keras 1.2.2 has it in
     moved = _run(python, "from keras.engine.training import slice_X\nprint('found')\n", tmp_path, keras)
     assert "found" in moved.splitlines()
+
+
+def test_a_name_only_middle_releases_have_is_another_release_where_both_ways_are_one_cause():
+    """PyMC3 3.1-3.7 define `pymc3.model.InitContextMeta` (3.0 and 3.8 on do not): whichever way the
+    code leans, it was written for another PyMC3, so medium, asking for the installed release."""
+    found = explain_text("AttributeError: module 'pymc3.model' has no attribute 'InitContextMeta'\n").recognised
+    assert [(f.cause, f.confidence) for f in found] == [("pymc3-version-mismatch", "medium")]
+    assert found[0].asks and "3.1-3.7" in found[0].details[0]

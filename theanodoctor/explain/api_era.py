@@ -338,13 +338,17 @@ def judge(use: Use, era: Era, installed: dict[str, tuple[str, int, str]], causes
         if (older is None) == (newer is None):
             return None  # releases on both sides of the installed one have it: not decided here
         too_new, confidence, judged = newer is None, "medium" if claimed else "high", era.have
+        undecided = False
     else:
         judged, line = _judged_line(era, span)
         gone, late = judged[-1] != line[-1], judged[0] != line[0]
         if gone == late and not gone:
             return None  # both ends have it, a release between does not: a guess either way
-        # only middle releases have it: most likely a newer one is installed, but the log does not say
-        too_new, confidence = gone, "medium" if gone != late else "low"
+        # only middle releases have it: most likely a newer one is installed, but the log does not say;
+        # where both ways name one cause (Keras, PyMC3, Blocks/Fuel), the cause does not wait on the way
+        one_cause = CAUSES[project.key][0] == CAUSES[project.key][1]
+        too_new, confidence = gone, "medium" if gone != late or one_cause else "low"
+        undecided = gone == late
         if all(project.version(i).local for i in line if i not in judged):
             confidence = "low"  # only development snapshots lack it: their history need not run one way
         if use.name and era.name is None:
@@ -353,7 +357,7 @@ def judge(use: Use, era: Era, installed: dict[str, tuple[str, int, str]], causes
         confidence = "low"  # bound only when a condition holds (a backend, a dependency's version)
     moved = _moved(era) if too_new else ()  # the releases without it have it elsewhere: the remedy says where
     cause = causes[CAUSES[project.key][0 if too_new else 1]]
-    return _finding(use, era, cause, too_new, confidence, seen, version, moved, judged, claimed)
+    return _finding(use, era, cause, too_new, confidence, seen, version, moved, judged, claimed, undecided)
 
 
 def _judged_line(era: Era, span: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -388,9 +392,10 @@ def _moved(era: Era) -> tuple[str, ...]:
 
 def _finding(use: Use, era: Era, cause: Cause, too_new: bool, confidence: str,
              seen: tuple[str, int, str] | None, version: Version | None, moved: tuple[str, ...],
-             judged: tuple[int, ...], claimed: bool = False) -> Finding:
+             judged: tuple[int, ...], claimed: bool = False, undecided: bool = False) -> Finding:
     """``judged``: the releases with the name that decided (_judged_line): a newer release needed
-    is the first of them."""
+    is the first of them; ``undecided``: releases on both sides lack it and the log prints no
+    version, so the installed one would say which way the code leans."""
     project = era.project
     what = use.said or (f"`{use.module}.{use.name}`" if use.name else f"the module `{use.module}`")
     if too_new:
@@ -416,7 +421,8 @@ def _finding(use: Use, era: Era, cause: Cause, too_new: bool, confidence: str,
         f"the log prints no installed {project.label} version"
     source = era.cites.get(index) or next(iter(era.cites.values()), "")
     evidence = use.evidence + ((Evidence(seen[1], seen[2][:400]),) if seen else ())
-    asks = () if confidence != "low" else (f"which {project.label} version is installed (`pip show {project.key}`)",)
+    asks = () if confidence != "low" and not undecided else \
+        (f"which {project.label} version is installed (`pip show {project.key}`)",)
     return Finding(
         cause=cause.id, title=cause.title, explanation=cause.cause, remedy=cause.remedy, fix=cause.fix,
         confidence=confidence, evidence=tuple(sorted(evidence, key=lambda e: e.line)), signatures=(SIGNATURE,),
