@@ -117,7 +117,6 @@ def _judged(eras: tuple[KeywordEra, ...], keyword: str, message: Evidence,
     return judged if len({f.cause for _, f in judged}) == 1 else []
 
 
-
 def _refused(keyword: str, number: int, text: str, before: tuple[str, ...], causes: dict[str, Cause]
              ) -> Finding | None:
     """Keras' base `Layer` refused ``keyword``, a keyword some Keras layer takes in some releases
