@@ -37,7 +37,7 @@ def segments(line: str) -> list[str]:
         line = _CONTROL.sub("", line)
     if line.lstrip().startswith(">"):
         line = _QUOTED.sub("", line)
-    if line.lstrip().startswith("#"):
+    if "#" in line:  # (one substring test on the lines without it)
         line = _HEADING.sub("", line)
     if line.lstrip().startswith("`"):  # a line posted as `inline code`
         line = line.strip().strip("`")
