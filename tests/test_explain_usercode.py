@@ -221,10 +221,11 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     assert all(causes[c].fix is None for c in user)
     levels = {s.id: s.confidence for s in kb_causes.signatures() if s.cause in user}
     assert "high" not in levels.values()
-    # medium only where Theano's check of a function's input states the fault outright
-    assert {sid for sid, level in levels.items() if level == "medium"} == \
-        {"theano-function-unused-input", "theano-input-wrong-ndim"}
-
+    # medium only where the library's own check states the fault outright: Theano's checks of a
+    # function's inputs, an Op with no grad reached by theano.grad, Keras' sample-count check
+    assert {sid for sid, level in levels.items() if level == "medium"} == {
+        "theano-function-unused-input", "theano-input-wrong-ndim", "theano-op-without-grad",
+        "keras-arrays-sample-counts-differ"}
 
 
 def test_a_dtype_difference_stays_the_floatx_cause() -> None:
