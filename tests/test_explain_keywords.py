@@ -296,3 +296,46 @@ def test_keras1_reading_keras2_recurrent_weights(layer, legacy_python, tmp_path)
     assert [(f.cause, f.confidence) for f in found][:1] == [("keras-version-mismatch", "medium")], log
     assert found[0].asks and "one weight per gate" in found[0].evidence[-1].note
     assert_sourced([(log, "keras-version-mismatch")])
+
+
+def test_a_pymc3_keyword_names_the_pymc3_release(legacy_python, tmp_path):
+    """`coords=` came to PyMC3's Model in 3.9 (profiles/api_keywords.yaml): a Model of 3.8's
+    signature (pymc3/model.py at v3.8: name, model, theano_config) refusing it on real Python 3.7 is
+    code for a newer PyMC3; the class comes from the code line, dotted or not, and the log must show
+    PyMC3 (its name or its `pm.` alias) for more than a hint."""
+    (tmp_path / "pymc3").mkdir()
+    (tmp_path / "pymc3" / "__init__.py").write_text("from .model import Model\n", encoding="utf-8")
+    (tmp_path / "pymc3" / "model.py").write_text(
+        "class Model(object):\n    def __init__(self, name='', model=None, theano_config=None):\n"
+        "        self.name = name\n", encoding="utf-8")
+    log = traceback_of(legacy_python("healthy37"),
+                       "import pymc3 as pm\nwith pm.Model(coords={'obs': [0, 1]}) as model:\n    pass", tmp_path)
+    assert "    with pm.Model(coords={'obs': [0, 1]}) as model:\nTypeError: __init__() got an unexpected keyword " \
+           "argument 'coords'" in log
+    (finding,) = explain_text(log).findings
+    assert (finding.cause, finding.confidence) == ("pymc3-version-mismatch", "medium")
+    assert "install PyMC3 3.9.3 or newer" in finding.details[0]
+    # another library's Model is possible where nothing shows PyMC3
+    (bare,) = explain_text(log.replace("pm.Model", "Model")).findings
+    assert bare.confidence == "low" and "is PyMC3's" in bare.asks[-1]
+    # without the code line no class is known
+    assert explain_text(log.splitlines()[-1]).findings == ()
+
+
+def test_a_pymc3_function_refusing_a_keyword_of_older_releases(legacy_python, tmp_path):
+    """`vars=` of sample_posterior_predictive, gone after 3.10.0: refused by a function of 3.11's
+    signature (pymc3/sampling.py at v3.11.5) on real Python 3.7, it is code for an older PyMC3."""
+    (tmp_path / "pymc3").mkdir()
+    (tmp_path / "pymc3" / "__init__.py").write_text(
+        "def sample_posterior_predictive(trace, samples=None, model=None, var_names=None, size=None,\n"
+        "                                keep_size=False, random_seed=None, progressbar=True):\n"
+        "    return {}\n", encoding="utf-8")
+    code = "import pymc3 as pm\nsamples = pm.sample_posterior_predictive([], vars=['f'], samples=10)"
+    log = traceback_of(legacy_python("healthy37"), code, tmp_path)
+    assert log.endswith("TypeError: sample_posterior_predictive() got an unexpected keyword argument 'vars'\n")
+    (finding,) = explain_text(log).findings
+    assert (finding.cause, finding.confidence) == ("pymc3-version-mismatch", "medium")
+    assert "3.10.0" in finding.details[0]
+    # the message alone: a hint that asks whose function it is
+    (alone,) = explain_text(log.splitlines()[-1]).findings
+    assert alone.confidence == "low" and "is PyMC3's" in alone.asks[-1]

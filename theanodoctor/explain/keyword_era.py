@@ -1,5 +1,5 @@
-"""Legacy code passing a keyword that the installed release of Theano, Lasagne, Keras, Blocks or
-Fuel does not take, looked up in the keyword table (profiles/api_keywords.yaml, read from the release trees):
+"""Legacy code passing a keyword that the installed release of Theano, Lasagne, Keras, Blocks,
+Fuel or PyMC3 does not take, looked up in the keyword table (profiles/api_keywords.yaml, read from the release trees):
 
   TypeError: scan() got an unexpected keyword argument 'strict'          (Theano 0.6 takes no `strict`)
   TypeError: Dense.__init__() got an unexpected keyword argument 'W'     (3.10 and later name the class;
@@ -38,10 +38,10 @@ WATCH = ("got an unexpected keyword argument", "keyword argument not")
 # what shows a library in the log (lower-cased): its name, or Keras' banner
 SIGNS = {"theano": ("theano",), "lasagne": ("lasagne",),
          "keras": ("keras", "using theano backend", "using tensorflow backend"), "blocks": ("blocks",),
-         "fuel": ("fuel",)}
+         "fuel": ("fuel",), "pymc3": ("pymc", " pm.", "(pm.", "=pm.")}
 MESSAGE = re.compile(r"(?<![\w.])(?:(?P<cls>[A-Za-z_]\w*)\.)?(?P<call>[A-Za-z_]\w*)\(\) got an unexpected keyword "
                      r"argument '(?P<kw>\w+)'")
-_CALLED = re.compile(r"(?<![\w.])([A-Z]\w*)\(")  # a class the code line calls: `Convolution2D(32, 3, 3, ...)`
+_CALLED = re.compile(r"(?<!\w)([A-Z]\w*)\(")  # a class the code line calls: `Convolution2D(32, 3, 3, ...)`, `pm.Model(`
 # (the message begins its line, after markup: prose that quotes it is about another run)
 REFUSED = re.compile(r"^[\s>`*#]*(?:[\w.]*Error\s*:\s*)?\(?['\"]?Keyword argument not ?understood:?['\"]?,?\s*['\"]?"
                      r"(?P<kw>\w+)")
