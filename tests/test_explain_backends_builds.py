@@ -63,10 +63,13 @@ def test_keras_1_code_on_real_keras_208(legacy_python: Callable[[str], str], the
     assert _found(log)[0] == (cause, "high" if cause == "keras-version-mismatch" else "medium")
 
 
-def test_keras_2_concatenate_of_shapes_that_differ_elsewhere_is_no_ordering_matter() -> None:
+def test_keras_2_concatenate_of_shapes_that_differ_elsewhere_is_no_ordering_matter_alone() -> None:
     message = ("ValueError: A `Concatenate` layer requires inputs with matching shapes except for the concat axis. "
                "Got inputs shapes: [(None, 16, 16, 512), (None, 16, 8, 256)]\n")
-    assert "keras-image-ordering" not in {cause for cause, _ in _found(message)}
+    # only a hint that asks for the ordering: other sizes of the model's layers give the same
+    assert _found(message) == [("keras-image-ordering", "low")]
+    (hint,) = explain_text(message).findings
+    assert "image_data_format" in hint.asks[0]
 
 
 def test_a_symbolic_shape_for_the_theano_backends_ones(legacy_python: Callable[[str], str], theano_home: Path,
@@ -578,3 +581,29 @@ def test_keras_arrays_of_different_sample_counts(legacy_python: Callable[[str], 
     # Keras 1.2.2's and 2.x's check of several inputs, as a post quotes it
     assert _found("ValueError: All input arrays (x) should have the same number of samples. Got array shapes: "
                   "[(320006L, 26L), (122805L, 4096L)]\n")[0] == ("keras-data-shape-mismatch", "medium")
+
+
+# a U-Net's skip connection written channels first: pooled, convolved and upsampled, it is joined on
+# axis 1 (Keras 2's call form)
+UNET_SKIP = ("from keras.layers import Input, Conv2D, MaxPooling2D, UpSampling2D, concatenate\n"
+             "inp = Input((3, 64, 64))\nc = Conv2D(16, (3, 3), padding='same')(inp)\n"
+             "u = UpSampling2D((2, 2))(Conv2D(32, (3, 3), padding='same')(MaxPooling2D((2, 2))(c)))\n"
+             "print('built', concatenate([u, c], axis=1)._keras_shape)\n")
+
+
+def test_a_concatenation_refused_in_a_post_about_the_image_ordering(legacy_python: Callable[[str], str],
+                                                                    tmp_path: Path, theano_home: Path) -> None:
+    """Real Keras 2.0.8 refusing to join channels-first tensors read as channels last: the shapes
+    differ on more than the last axis, so only a post that names the ordering makes it medium."""
+    home = tmp_path / "home"
+    (home / ".keras").mkdir(parents=True)
+    env = {"HOME": str(home), "KERAS_BACKEND": "theano", "THEANO_FLAGS": "cxx="}
+    log = traceback_of(legacy_python("keras208_th09"), UNET_SKIP, tmp_path, env)
+    assert "Got inputs shapes: [(None, 2, 64, 32), (None, 3, 64, 16)]" in log
+    assert [c for c, level in _found(log) if level != "low"] == []
+    post = "The model fails to build; my keras.json has image_data_format channels_last.\n" + log
+    assert _found(post)[0] == ("keras-image-ordering", "medium")
+    # the remedy: the same code builds once keras.json says channels first
+    (home / ".keras" / "keras.json").write_text('{"backend": "theano", "image_data_format": "channels_first", '
+                                                '"floatx": "float32", "epsilon": 1e-07}', encoding="utf-8")
+    assert "built (None, 48, 64, 64)" in printed(legacy_python("keras208_th09"), UNET_SKIP, **env)

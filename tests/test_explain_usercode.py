@@ -222,10 +222,11 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     levels = {s.id: s.confidence for s in kb_causes.signatures() if s.cause in user}
     assert "high" not in levels.values()
     # medium only where the library's own check states the fault outright: Theano's checks of a
-    # function's inputs, an Op with no grad reached by theano.grad, Keras' sample-count check
+    # function's inputs and of a scan state's type, an Op with no grad reached by theano.grad, Keras'
+    # sample-count check
     assert {sid for sid, level in levels.items() if level == "medium"} == {
         "theano-function-unused-input", "theano-input-wrong-ndim", "theano-op-without-grad",
-        "keras-arrays-sample-counts-differ"}
+        "keras-arrays-sample-counts-differ", "theano-scan-recurrent-broadcast"}
 
 
 def test_a_dtype_difference_stays_the_floatx_cause() -> None:
@@ -295,3 +296,31 @@ def test_an_op_without_a_gradient(legacy_python: Callable[[str], str], theano_ho
     assert "`Double` defines no gradient" in found[0].evidence[-1].note
     # without Theano or PyMC3 in the text, another library's object: only a hint
     assert explain_text("AttributeError: 'Double' object has no attribute 'grad'\n").recognised == ()
+
+
+# T.zeros((1,)) is broadcastable, the step's result (h + v) is not: real Theano 1.0.5 and 0.8.2
+# refuse the scan node while optimising the function (as Theano issue 4547 reports)
+SCAN_STATE = ("import theano, theano.tensor as T\nv = T.dvector('v')\n"
+              "h0 = {init}\n"
+              "out = theano.scan(lambda h, v: h + v, outputs_info=h0, non_sequences=v, n_steps=4)[0]\n"
+              "print('compiled %s' % (theano.function([v], out)([1.0]).shape,))")
+
+
+@pytest.mark.parametrize("env_name", ["healthy37", "theano082_py27"])
+def test_a_scan_state_of_another_broadcast_pattern(legacy_python: Callable[[str], str], tmp_path: Path,
+                                                  env_name: str) -> None:
+    python, env = legacy_python(env_name), {"HOME": str(tmp_path), "THEANO_FLAGS": "cxx="}
+    log = traceback_of(python, SCAN_STATE.format(init="T.zeros((1,))"), tmp_path, env)
+    assert "have type 'TensorType(float64, (True,))' and 'TensorType(float64, vector)' respectively" in log
+    assert [(f.cause, f.confidence) for f in explain_text(log).recognised] == \
+        [("model-broadcastable-mismatch", "medium")]
+    # a paste wrapped before the types is read the same
+    wrapped = log.replace("but have type '", "but have type \n'")
+    assert [f.cause for f in explain_text(wrapped).recognised] == ["model-broadcastable-mismatch"]
+    # under Keras, whose recurrent layers build the scan, it is only a hint
+    assert explain_text("Using Theano backend.\n" + log).recognised == ()
+    # the remedy: the same state made non-broadcastable compiles
+    (tmp_path / "fixed.py").write_text(SCAN_STATE.format(init="T.unbroadcast(T.zeros((1,)), 0)"), encoding="utf-8")
+    done = subprocess.run([python, "fixed.py"], cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, **env})
+    assert "compiled (4, 1)" in done.stdout, done.stderr
