@@ -12,8 +12,8 @@ import pytest
 
 from tests import legacy_envs
 from tests.explain_tables import assert_sourced, first_cause, traceback_of
-from theanodoctor import kb_causes, kb_keywords
-from theanodoctor.explain import explain_text
+from theanodoctor import kb_api_attrs, kb_api_keywords, kb_causes, kb_keywords
+from theanodoctor.explain import explain_text, keyword_era
 
 # Lasagne v0.1's classes, rebuilt from their signatures (lasagne/layers/base.py:23, the Layer that
 # takes only incoming and name; lasagne/layers/pool.py:199 Pool2DLayer; lasagne/layers/conv.py:386
@@ -296,6 +296,12 @@ def test_keras1_reading_keras2_recurrent_weights(layer, legacy_python, tmp_path)
     assert [(f.cause, f.confidence) for f in found][:1] == [("keras-version-mismatch", "medium")], log
     assert found[0].asks and "one weight per gate" in found[0].evidence[-1].note
     assert_sourced([(log, "keras-version-mismatch")])
+
+
+def test_every_project_of_the_keyword_and_attribute_tables_has_its_signs_in_the_log():
+    """A project whose rows have no entry in keyword_era.SIGNS made `explain` fail (KeyError) on a
+    log that hit one of its rows: every table's project must have one."""
+    assert set(kb_api_keywords.projects()) | set(kb_api_attrs.projects()) <= set(keyword_era.SIGNS)
 
 
 def test_a_pymc3_keyword_names_the_pymc3_release(legacy_python, tmp_path):
