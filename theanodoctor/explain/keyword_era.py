@@ -35,7 +35,7 @@ from .context import Fact
 from .result import Evidence, Finding
 
 WATCH = ("got an unexpected keyword argument", "keyword argument not")
-# what shows a library in the log (lower-cased): its name, or Keras' banner
+# what shows a library in the log (lower-cased): its name, Keras' banner, PyMC3's `pm.` alias
 SIGNS = {"theano": ("theano",), "lasagne": ("lasagne",),
          "keras": ("keras", "using theano backend", "using tensorflow backend"), "blocks": ("blocks",),
          "fuel": ("fuel",), "pymc3": ("pymc", " pm.", "(pm.", "=pm.")}
