@@ -102,3 +102,33 @@ def test_the_class_names_read_from_the_text_are_the_tables_classes() -> None:
     # what lets `'NoneType' object has no attribute ...` skip the parse of the whole table
     assert kb_api_attrs.class_names() == {name for _, classes in kb_api_attrs.projects().values() for name in classes}
     assert "NoneType" not in kb_api_attrs.class_names() and not kb_api_attrs.lookup("NoneType", "shape")
+
+
+# a Keras 1 custom layer: it reads what Keras 1's layers set in __init__ (`initial_weights`, gone in Keras 2)
+KERAS1_SUBCLASS = ("from keras.layers import Input, LSTM\n"
+                   "class PeepholeLSTM(LSTM):\n"
+                   "    def build(self, input_shape):\n"
+                   "        if self.initial_weights is not None:\n"
+                   "            self.set_weights(self.initial_weights)\n"
+                   "PeepholeLSTM(4)(Input((5, 3)))\n")
+
+
+def test_the_codes_subclass_of_a_keras_1_layer_on_real_keras_208(legacy_python: Callable[[str], str],
+                                                                  theano_home: Path, tmp_path: Path) -> None:
+    # Keras 1.2.2's LSTM objects have it, so the subclass was written for Keras 1
+    assert printed(legacy_python("keras122_th09"), "from keras.layers import LSTM\n"
+                   "print(hasattr(LSTM(4), 'initial_weights'))", KERAS_BACKEND="theano").split()[-1] == "True"
+    text = traceback_of(legacy_python("keras208_th09"), KERAS1_SUBCLASS, tmp_path, {"KERAS_BACKEND": "theano"})
+    assert text.rstrip().endswith("AttributeError: 'PeepholeLSTM' object has no attribute 'initial_weights'")
+    assert "keras/layers/recurrent.py" in text  # the traceback runs through Keras' recurrent layers
+    (first,) = _attr_findings(text)
+    assert (first.cause, first.confidence) == ("keras-version-mismatch", "medium")
+    assert "keras.layers.recurrent (" in first.details[0] and "`LSTM`" in first.details[0]
+    assert "install Keras 1.2.2 (the newest release with it)" in first.details[0]
+    # the last frame in Keras' own code: Keras read it, not the code (no subclass written for another release)
+    library_last = text.replace('File "snippet.py", line 4, in build',
+                                'File "/env/lib/python3.6/site-packages/keras/layers/recurrent.py", line 9, in build')
+    assert library_last != text and not _attr_findings(library_last)
+    # a class of the code's whose traceback runs through no library module: nothing to take it for
+    assert not _attr_findings('Traceback (most recent call last):\n  File "snippet.py", line 4, in build\n'
+                              "AttributeError: 'PeepholeLSTM' object has no attribute 'initial_weights'")

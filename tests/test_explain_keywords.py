@@ -157,6 +157,22 @@ def test_keyword_the_base_layer_refuses_names_the_keras_release(env, keyword, er
     assert_sourced([(log, "keras-version-mismatch")])
 
 
+def test_a_private_helper_of_one_library_names_it_where_the_log_does_not(legacy_python, tmp_path):
+    """Keras 1 code calling `_obtain_input_shape(dim_ordering=...)` on real Keras 2.0.8: a post that
+    quotes only the script's frames and the message still names Keras by the private helper."""
+    log = traceback_of(legacy_python("keras208_th09"), "from keras.applications.imagenet_utils import "
+                       "_obtain_input_shape\n_obtain_input_shape(None, 224, 48, dim_ordering='th', include_top=True)",
+                       tmp_path, {"KERAS_BACKEND": "theano"})
+    message = log.rstrip().splitlines()[-1]
+    assert message == "TypeError: _obtain_input_shape() got an unexpected keyword argument 'dim_ordering'"
+    quoted = '  File "densenet.py", line 98, in DenseNet\n    include_top=include_top)\n' + message
+    found = explain_text(quoted).recognised
+    assert [(f.cause, f.confidence) for f in found][:1] == [("keras-version-mismatch", "medium")]
+    assert "1.2.0-1.2.2" in found[0].details[0]
+    # a one-word name may be the code's own: without Keras in the log, only a hint
+    assert first_cause("TypeError: __init__() got an unexpected keyword argument 'dim_ordering'\n") == []
+
+
 def test_keyword_no_keras_release_has_is_the_codes_own(legacy_python, tmp_path):
     """`routings=` (a capsule layer's) reaching the base `Layer`: the custom layer's bug, no era."""
     log = traceback_of(legacy_python("keras208_th09"), CUSTOM_RECURRENT.format(keyword="routings"), tmp_path,

@@ -222,11 +222,29 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     levels = {s.id: s.confidence for s in kb_causes.signatures() if s.cause in user}
     assert "high" not in levels.values()
     # medium only where the library's own check states the fault outright: Theano's checks of a
-    # function's inputs and of a scan state's type, an Op with no grad reached by theano.grad, Keras'
-    # sample-count check
+    # function's inputs and of a scan state's type, an Op with no grad reached by theano.grad, the
+    # softmax cross-entropy's check of the class labels, Keras' sample-count check
     assert {sid for sid, level in levels.items() if level == "medium"} == {
         "theano-function-unused-input", "theano-input-wrong-ndim", "theano-op-without-grad",
-        "keras-arrays-sample-counts-differ", "theano-scan-recurrent-broadcast"}
+        "keras-arrays-sample-counts-differ", "theano-scan-recurrent-broadcast", "theano-softmax-label-out-of-bounds"}
+
+
+# a classifier of 2 outputs trained on labels 0..2: the cross-entropy's forward op (y_i value out of
+# bounds) and its gradient's (y_i >= dx dimensions[1]) refuse the label 2
+SOFTMAX_LABELS = ("import numpy as np, theano, theano.tensor as T\n"
+                  "x, y = T.matrix('x'), T.ivector('y')\nw = theano.shared(np.ones((3, 2)))\n"
+                  "p = T.nnet.softmax(T.dot(x, w))\nloss = T.nnet.categorical_crossentropy(p, y).mean()\n"
+                  "f = theano.function([x, y], {out})\nf(np.ones((3, 3)), np.array([0, 1, 2], dtype='int32'))\n")
+
+
+@pytest.mark.parametrize(("out", "message"), [("loss", "y_i value out of bounds"),
+                                              ("T.grad(loss, w)", "y_i >= dx dimensions[1]")])
+def test_a_class_label_beyond_the_softmax_outputs(legacy_python: Callable[[str], str], theano_home: Path,
+                                                  tmp_path: Path, out: str, message: str) -> None:
+    log = traceback_of(legacy_python("healthy37"), SOFTMAX_LABELS.format(out=out), tmp_path)
+    assert f"ValueError: {message}" in log
+    found = [(f.cause, f.confidence) for f in explain_text(log).findings]
+    assert found[:1] == [("model-index-out-of-bounds", "medium")]
 
 
 def test_a_dtype_difference_stays_the_floatx_cause() -> None:

@@ -41,9 +41,22 @@ def class_names() -> frozenset[str]:
     return frozenset(re.findall(r"^      (\w+):$", table_text(API_ATTRS), re.M))
 
 
-def lookup(cls: str, attribute: str) -> tuple[AttributeEra, ...]:
+def lookup(cls: str, attribute: str, module: str | None = None) -> tuple[AttributeEra, ...]:
+    """``module``: only the class of that module."""
     if cls not in class_names():
         return ()
-    return tuple(AttributeEra(project, module, cls, attribute, span, have, cite)
+    return tuple(AttributeEra(project, found, cls, attribute, span, have, cite)
                  for project, classes in projects().values()
-                 for module, span, have, cite in row_eras(project, classes.get(cls, ()), attribute))
+                 for found, span, have, cite in row_eras(project, classes.get(cls, ()), attribute)
+                 if module in (None, found))
+
+
+@table
+def module_classes() -> dict[str, tuple[str, ...]]:
+    """Module -> the classes the table lists in it."""
+    found: dict[str, list[str]] = {}
+    for _, classes in projects().values():
+        for cls, rows in classes.items():
+            for row in rows:
+                found.setdefault(row.split(" ", 1)[0], []).append(cls)
+    return {module: tuple(names) for module, names in found.items()}

@@ -8,7 +8,13 @@ release's own code reads the attribute, so the object was not made by that relea
 was unpickled from an object an older release made (the attribute came later), or a newer one (it
 went later): the library is too new, or too old, for the pickle. Raised in the code: the code uses an
 attribute of other releases, judged as a name is (explain/api_era.py). Every module whose class of
-that name has the attribute in some releases is a candidate; they must agree."""
+that name has the attribute in some releases is a candidate; they must agree.
+
+An object of a class no table knows (the code's own), read in the code, whose traceback runs through
+a library's modules: the class is the code's subclass of one of theirs (a custom Keras layer run by
+`Recurrent.__call__`). Where every class of those modules that has the attribute in some releases
+has it in the same ones, the code was written for those releases; at medium at most, the base
+being inferred."""
 
 from __future__ import annotations
 
@@ -38,11 +44,18 @@ def findings(watched: Watched, causes: dict[str, Cause], shown: dict[str, Fact],
 
     def read(number: int, text: str, before: tuple[str, ...]) -> Finding | None:
         m = MESSAGE.search(text)
-        eras = kb_api_attrs.lookup(m["cls"], m["attr"]) if m else ()
-        judged = [f for f in (_judge(era, number, text, before, installed, causes, shown) for era in eras) if f]
+        if m is None:
+            return None
+        sub = m["cls"] if m["cls"] not in kb_api_attrs.class_names() else None
+        eras = _of_a_subclass(m["attr"], before) if sub else kb_api_attrs.lookup(m["cls"], m["attr"])
+        subclass = (sub, _bases(eras)) if sub else None
+        judged = [f for f in (_judge(era, number, text, before, installed, causes, shown, subclass) for era in eras)
+                  if f]
         if not judged or len({f.cause for f in judged}) > 1:
             return None
         finding, era = judged[0], eras[0]
+        if sub and finding.confidence == "high":
+            finding = replace(finding, confidence="medium")
         if any(sign in seen for sign in SIGNS[era.project.key]) or finding.confidence == "low":
             return finding
         return replace(finding, confidence="low", asks=finding.asks + (
@@ -52,16 +65,71 @@ def findings(watched: Watched, causes: dict[str, Cause], shown: dict[str, Fact],
 
 def _judge(era: AttributeEra, number: int, text: str, before: tuple[str, ...],
            installed: dict[str, tuple[str, int, str]], causes: dict[str, Cause],
-           shown: dict[str, Fact]) -> Finding | None:
+           shown: dict[str, Fact], subclass: tuple[str, str] | None = None) -> Finding | None:
+    """``subclass``: the message's class (the code's) and the classes it is taken to subclass
+    (_of_a_subclass)."""
     message = Evidence(number, text.strip()[:400])
-    frame = _last_frame(number, before, era.project.key)
+    frame = None if subclass else _last_frame(number, before, era.project.key)
     if frame is None:
-        use = Use(f"{era.module}.{era.cls}", era.attribute, (message,),
-                  said=f"the attribute `{era.attribute}` of `{era.cls}` objects ({era.module})")
+        said = f"the attribute `{era.attribute}` of `{era.cls}` objects ({era.module})"
+        if subclass:
+            said = (f"the attribute `{era.attribute}` of `{subclass[0]}` objects, a class the table of "
+                    f"{era.project.label} releases does not list (the code's own, it seems), whose traceback runs "
+                    f"through {subclass[1]}: it is taken for a subclass of one of them")
+        use = Use(f"{era.module}.{era.cls}", era.attribute, (message,), said=said)
         named = Era(era.project, use.module, era.attribute, era.have, {i: era.cite for i in era.have})
         return posts_release(judge(use, named, installed, causes, era.span), shown, installed, use, named, causes,
                              era.span)
     return _unpickled(era, message, frame, installed, causes)
+
+
+def _of_a_subclass(attribute: str, before: tuple[str, ...]) -> tuple[AttributeEra, ...]:
+    """The eras of ``attribute`` of the classes in the library modules whose frames the traceback
+    above the message shows, when its last frame is the code's and they all agree: one library, and
+    one release where the attribute came or went."""
+    modules: list[str] = []
+    code_frame = False
+    for line in reversed(before):
+        if "Traceback (most recent call last)" in line:
+            break
+        m = _FRAME.search(line)
+        if m is None:
+            continue
+        module = _module(m["file"] or m["ipython"])
+        if not code_frame and module:
+            return ()  # the library's own code reads it (an unpickled object, or one not set up)
+        code_frame = True
+        if module:
+            modules.append(module)
+    eras = tuple(era for module in dict.fromkeys(modules)
+                 for cls in kb_api_attrs.module_classes().get(module, ())
+                 for era in kb_api_attrs.lookup(cls, attribute, module) if era.have and era.have != era.span)
+    if len({era.project.key for era in eras}) != 1:
+        return ()
+    gone = {era.have[-1] for era in eras if era.have[-1] != era.span[-1]}
+    came = {era.have[0] for era in eras if era.have[0] != era.span[0]}
+    if gone:  # each class has it until one release (or until the class itself went): it went then
+        return eras if len(gone) == 1 and max(era.have[-1] for era in eras) in gone else ()
+    return eras if len(came) == 1 else ()
+
+
+def _bases(eras: tuple[AttributeEra, ...]) -> str:
+    """The classes that decided _of_a_subclass (those still there when the attribute went, or all)."""
+    deciding = [era for era in eras if era.have[-1] != era.span[-1]] or list(eras)
+    modules = dict.fromkeys(era.module for era in deciding)
+    return "; ".join(f"{module} (" + ", ".join(f"`{era.cls}`" for era in deciding if era.module == module) + ")"
+                     for module in modules)
+
+
+def _module(path: str) -> str | None:
+    """The module of a frame's file inside a library's package (`.../keras/layers/recurrent.py`)."""
+    path = path.replace("\\", "/")
+    for key in SIGNS:
+        at = path.rfind(f"/{key}/")
+        if at >= 0:
+            dotted = path[at + 1:].rsplit(".", 1)[0].replace("/", ".")
+            return dotted[:-len(".__init__")] if dotted.endswith(".__init__") else dotted
+    return None
 
 
 def _last_frame(number: int, before: tuple[str, ...], key: str) -> Evidence | None:

@@ -48,6 +48,8 @@ REFUSED = re.compile(r"^[\s>`*#]*(?:[\w.]*Error\s*:\s*)?\(?['\"]?Keyword argumen
 # the modules of Keras' layers (not the engine's `InputLayer` or `Model`, whose keywords code passes to any
 # layer, nor the callbacks)
 _LAYERS = ("keras.layers.", "keras.legacy.layers")
+# a private helper of several words (`_obtain_input_shape`) names its library as well as the log could
+_PRIVATE = re.compile(r"_[a-z]+_[a-z_]+$")
 _SUPER = re.compile(r"\bsuper\(\s*([A-Z]\w*)\s*,")  # a class of the chain: `super(Recurrent, self).__init__(**kwargs)`
 
 
@@ -93,7 +95,8 @@ def _finding(m: re.Match[str], number: int, text: str, before: tuple[str, ...],
     if not judged:
         return None
     era, first = judged[0]
-    if not any(sign in seen for sign in SIGNS[era.project.key]) and first.confidence != "low":
+    if not any(sign in seen for sign in SIGNS[era.project.key]) and first.confidence != "low" and \
+            not _PRIVATE.match(m["call"]):
         asks = (f"whether `{m['call']}()` is {era.project.label}'s (the log does not name {era.project.label})",)
         return replace(first, confidence="low", asks=first.asks + asks)
     return first
