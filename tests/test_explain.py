@@ -271,6 +271,17 @@ def test_root_cause_first_whatever_the_line_order():
     assert found[1].consequence_of == "libcuda-missing"
 
 
+def test_an_error_the_post_says_replaced_an_earlier_one_comes_first():
+    earlier = ('I got "CudaNdarrayType only supports dtype float32 for now. Tried using dtype float64 for '
+               'variable None". So I changed the layers.\n')
+    later = ('"the batch size in the image (48) at run time is different than at build time (128) for the '
+             'ConvOp."\n')
+    both = [f.cause for f in explain_text(earlier + "It still fails: " + later).recognised]
+    assert both == ["floatx-not-float32-on-old-gpu", "model-shape-mismatch"]  # as sure: the first seen first
+    renewed = [f.cause for f in explain_text(earlier + "Unfortunately a new error occurs: " + later).recognised]
+    assert renewed == ["model-shape-mismatch", "floatx-not-float32-on-old-gpu"]
+
+
 def test_a_warning_is_no_cause_for_an_unrelated_exception():
     warning = "WARNING (theano.configdefaults): g++ not detected ! Theano will be unable to execute optimized C"
     alone = explain_text(warning)

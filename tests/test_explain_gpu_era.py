@@ -45,6 +45,16 @@ def test_look_alike_texts_name_different_causes(line, cause):
 
 # the old back-end's descriptor message prints the tensor's shape after the status (Theano
 # rel-0.9.0 theano/sandbox/cuda/dnn.py:84); a batch of 0 rows is the data's, other shapes are not
+@pytest.mark.parametrize("line", [
+    # Theano rel-1.0.5 theano/gpuarray/__init__.py:72, and a thread's title retelling it
+    "RuntimeError: Your installed version of pygpu(0.6.9) is too old, please upgrade to 0.7.0 or later (but below 0.8.0)",
+    "PYGPU(0.6.9) is too old - Could not initialize pygpu",
+])
+def test_a_pygpu_too_old_for_theano_10(line):
+    assert _first(line) == ("pygpu-wrong-version", "high")
+    assert _first("Theano 1.0 says my GPU is too old") is None  # no pygpu version: another refusal
+
+
 @pytest.mark.parametrize(("text", "first"), [
     ("RuntimeError: could not set tensor4d descriptor: CUDNN_STATUS_BAD_PARAMshapes=0 2 1 1 strides=2 1 1 1\n",
      ("cudnn-empty-tensor", "medium")),

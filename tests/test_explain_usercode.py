@@ -223,10 +223,12 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     assert "high" not in levels.values()
     # medium only where the library's own check states the fault outright: Theano's checks of a
     # function's inputs and of a scan state's type, an Op with no grad reached by theano.grad, the
-    # softmax cross-entropy's check of the class labels, Keras' sample-count check
+    # softmax cross-entropy's check of the class labels, the old ConvOp's check of the shapes it was
+    # built for, Keras' sample-count check
     assert {sid for sid, level in levels.items() if level == "medium"} == {
         "theano-function-unused-input", "theano-input-wrong-ndim", "theano-op-without-grad",
-        "keras-arrays-sample-counts-differ", "theano-scan-recurrent-broadcast", "theano-softmax-label-out-of-bounds"}
+        "keras-arrays-sample-counts-differ", "theano-scan-recurrent-broadcast", "theano-softmax-label-out-of-bounds",
+        "theano-convop-build-shape"}
 
 
 # a classifier of 2 outputs trained on labels 0..2: the cross-entropy's forward op (y_i value out of
@@ -342,3 +344,24 @@ def test_a_scan_state_of_another_broadcast_pattern(legacy_python: Callable[[str]
     done = subprocess.run([python, "fixed.py"], cwd=tmp_path, capture_output=True, text=True, timeout=300,
                           env={**os.environ, **env})
     assert "compiled (4, 1)" in done.stdout, done.stderr
+
+
+# the old ConvOp built for batches of 128 (image_shape, as Lasagne's and Keras 1's layers pass it) given
+# the last, smaller batch
+CONVOP_BATCH = ("import numpy as np, theano, theano.tensor as T\nfrom theano.tensor.nnet import conv\n"
+                "x = T.tensor4('x')\nw = theano.shared(np.ones((2, 1, 3, 3), dtype=theano.config.floatX))\n"
+                "f = theano.function([x], conv.conv2d(x, w, image_shape=(128, 1, 8, 8), filter_shape=(2, 1, 3, 3)))\n"
+                "f(np.ones((48, 1, 8, 8), dtype=theano.config.floatX))\n")
+
+
+@pytest.mark.parametrize("env", ["healthy37", "theano082_py27"])
+def test_a_batch_size_fixed_when_the_convolution_was_built(legacy_python: Callable[[str], str], theano_home: Path,
+                                                           tmp_path: Path, env: str) -> None:
+    log = traceback_of(legacy_python(env), CONVOP_BATCH, tmp_path)
+    assert "ValueError: The hardcoded shape for the batch size (128) isn't the run time shape (48)." in log
+    found = [(f.cause, f.confidence) for f in explain_text(log).findings]
+    assert found[:1] == [("model-shape-mismatch", "medium")]
+    # Theano 0.6's C code says it so (rel-0.6 theano/tensor/nnet/conv.py:1077)
+    old = ("ValueError: the batch size in the image (48) at run time is different than at build time (128) "
+           "for the ConvOp.")
+    assert [(f.cause, f.confidence) for f in explain_text(old).findings][:1] == [("model-shape-mismatch", "medium")]

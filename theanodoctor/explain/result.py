@@ -14,6 +14,10 @@ from .scan import Hit, ScanResult
 from .usercode import beside_user_error
 
 RANK = {"high": 0, "medium": 1, "low": 2}
+# a post's words that a later error replaced an earlier one ("I changed ..., now I get ..."): of two
+# findings as sure, the one after them is the error the post asks about
+RENEWED = ("new error", "another error", "a different error", "next error", "now i get", "now i'm getting",
+           "now i am getting", "now i got", "now it says", "then i got")
 EXIT_RECOGNISED, EXIT_UNRECOGNISED = 0, 1
 MAX_EVIDENCE = 4
 
@@ -132,14 +136,18 @@ def conclude(findings: list[Finding], scan: ScanResult, causes: dict[str, Cause]
     if shown:
         findings = judge(findings, causes, shown, asking, run_failed(scan, causes, warning_ids(scan, causes)))
     final_line = scan.final_exception[0] if scan.final_exception else None
-    return order(beside_user_error(findings, causes, final_line), causes, final_line)
+    renewed = max((number for number, text, _, _ in scan.watched_lines()
+                   if any(words in text.lower() for words in RENEWED)), default=None)
+    return order(beside_user_error(findings, causes, final_line), causes, final_line, renewed)
 
 
-def order(findings: list[Finding], causes: dict[str, Cause], final_line: int | None) -> list[Finding]:
+def order(findings: list[Finding], causes: dict[str, Cause], final_line: int | None,
+          renewed: int | None = None) -> list[Finding]:
     """Root cause first: a cause another found cause explains comes after it (unless only a low
     hint explains a stated one); errors before warnings, errors Theano only logs (and goes on
     after) after the others, a generic symptom after specific causes; then by confidence, then
-    what the final exception line says (or a cause of that), then by where it appears first."""
+    one not only above the post's last words of a new error (line ``renewed``, RENEWED), then what
+    the final exception line says (or a cause of that), then by where it appears first."""
     level = {f.cause: f.confidence for f in findings}
     explained_by: dict[str, str] = {}
     for cause_id in level:
@@ -151,11 +159,12 @@ def order(findings: list[Finding], causes: dict[str, Cause], final_line: int | N
 
     said_last = {f.cause for f in findings if any(e.line == final_line for e in f.evidence)}
 
-    def key(f: Finding) -> tuple[int, int, int, int, int, int, int]:
+    def key(f: Finding) -> tuple[int, int, int, int, int, int, int, int]:
         first = f.evidence[0].line if f.evidence else 0
         # what the final exception says, or a cause of it
         on_final = f.cause in said_last or any(c in said_last for c in causes[f.cause].explains)
+        replaced = renewed is not None and all(e.line < renewed for e in f.evidence)
         return (f.consequence_of is not None, f.warning, f.logged, causes[f.cause].generic, RANK[f.confidence],
-                not on_final, first)
+                replaced, not on_final, first)
 
     return sorted(marked, key=key)
