@@ -47,7 +47,8 @@ def test_look_alike_texts_name_different_causes(line, cause):
 # rel-0.9.0 theano/sandbox/cuda/dnn.py:84); a batch of 0 rows is the data's, other shapes are not
 @pytest.mark.parametrize("line", [
     # Theano rel-1.0.5 theano/gpuarray/__init__.py:72, and a thread's title retelling it
-    "RuntimeError: Your installed version of pygpu(0.6.9) is too old, please upgrade to 0.7.0 or later (but below 0.8.0)",
+    "RuntimeError: Your installed version of pygpu(0.6.9) is too old, please upgrade to 0.7.0 or later "
+    "(but below 0.8.0)",
     "PYGPU(0.6.9) is too old - Could not initialize pygpu",
 ])
 def test_a_pygpu_too_old_for_theano_10(line):

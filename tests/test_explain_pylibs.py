@@ -229,3 +229,25 @@ def test_missing_modules_that_are_not_packages_name_nothing(tmp_path):
     log = traceback_of(str(legacy_envs.find_interpreter("3.11")), "from logistic_sgd import LogisticRegression",
                        tmp_path)
     assert explain_text(log).recognised == ()
+
+
+# a .npy of pickled objects (as skip-thoughts' utable.npy is) cut short, as an interrupted download leaves it
+NPY_CUT = ("import numpy as np\nnp.save('w.npy', np.array([{content}], dtype=object))\n"
+           "data = open('w.npy', 'rb').read()\nopen('w.npy', 'wb').write(data[:len(data) // 2])\n"
+           "table = np.load('w.npy'{allow})\n")
+
+
+@pytest.mark.parametrize(("where", "content", "allow", "message"), [
+    ("theano082_py27", "list(range(1000))", "", "EOFError"),
+    ("healthy37", "list(range(1000))", ", allow_pickle=True", "EOFError: Ran out of input"),
+    ("healthy37", "dict(a=list(range(1000)))", ", allow_pickle=True",
+     "_pickle.UnpicklingError: pickle data was truncated"),
+])
+def test_a_npy_file_cut_short(where, content, allow, message, tmp_path):
+    log = _run(where, NPY_CUT.format(content=content, allow=allow), tmp_path)
+    assert log.rstrip().splitlines()[-1] == message
+    found = [(f.cause, f.confidence) for f in explain_text(log).findings]
+    assert found[:1] == [("downloaded-file-not-data", "medium")]
+    # the same end of a pickle the code opened itself: its own file, not one numpy reads
+    assert not [f for f in explain_text('  File "train.py", line 3, in <module>\n    data = pickle.load(f)\n'
+                                        "EOFError\n").findings if f.confidence != "low"]
