@@ -227,6 +227,23 @@ def test_a_model_saved_by_another_keras_major_release(legacy_python: Callable[[s
         ("keras-version-mismatch", "medium")
 
 
+def test_a_model_saved_by_the_keras_release_before(legacy_python: Callable[[str], str], theano_home: Path,
+                                                   tmp_path: Path) -> None:
+    python, saved = legacy_python("keras122_th09"), tmp_path / "model.json"
+    # a merge saved by real Keras 1.1.1, loaded by real 1.1.2 (whose Merge config gained `output_mask_type`)
+    printed(python, "from keras.models import Model\nfrom keras.layers import Input, merge\na = Input((3,))\n"
+            f"open({str(saved)!r}, 'w').write(Model(a, merge([a, a], mode='sum')).to_json())",
+            KERAS_BACKEND="theano", PYTHONPATH=str(legacy_envs.release(python, "Keras==1.1.1")))
+    load = f"from keras.models import model_from_json\nmodel_from_json(open({str(saved)!r}).read())"
+    log = traceback_of(python, load, tmp_path, {"KERAS_BACKEND": "theano",
+                                                **_in_front(python, "Keras==1.1.2")})
+    assert log.rstrip().endswith("KeyError: 'output_mask_type'")
+    assert _found(log)[0] == ("keras-version-mismatch", "medium")
+    # the same KeyError of the code's own dictionary, where no layer is rebuilt: only a hint
+    own = '  File "train.py", line 9, in <module>\n    rate = config["rate"]\nKeyError: \'rate\'\n'
+    assert [level for _, level in _found(own)] in ([], ["low"])
+
+
 @pytest.mark.parametrize("call", ["Convolution2D(64, (3, 3), activation='relu', padding='same')",
                                   "Convolution3D(32, (3, 3, 3))"])
 def test_keras2_convolution_calls_on_keras1(legacy_python: Callable[[str], str], theano_home: Path,

@@ -49,6 +49,8 @@ PY3_CODE = [
     ("def g():\n    x = 1\n    def h():\n        nonlocal x", "high"),
     ("try:\n    pass\nexcept KeyError as e:\n    raise ValueError('a') from e", "high"),
     ("class A(object):\n    def __init__(self):\n        super().__init__()\nA()", "high"),
+    ("class Network:\n    pass\nclass Classifier(Network):\n    def __init__(self):\n"
+     "        super(Classifier, self).__init__()\nClassifier()", "medium"),
     ("from urllib.request import urlopen", "high"),
     ("import urllib.parse", "high"),
     ("try:\n    open('missing.txt')\nexcept FileNotFoundError:\n    pass", "high"),
@@ -65,6 +67,9 @@ PY3_CODE = [
     ("import os\nos.makedirs('made', exist_ok=True)", "high"),
     ("import pickle\nwith open('d.pkl', 'wb') as f:\n    pickle.dump(1, f)\n"
      "pickle.load(open('d.pkl', 'rb'), encoding='latin1')", "medium"),
+    ("try:\n    import cPickle as pickle\nexcept ImportError:\n    import pickle\n"
+     "with open('d.pkl', 'wb') as f:\n    pickle.dump(1, f)\npickle.load(open('d.pkl', 'rb'), encoding='latin1')",
+     "medium"),
     ("text = open('notes.txt', 'w', encoding='utf-8')", "medium"),
     ("# caf\u00e9, a comment in UTF-8\nx = 1\nraise SystemExit(0 if x else 1)", "medium"),
 ]

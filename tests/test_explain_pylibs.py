@@ -251,3 +251,12 @@ def test_a_npy_file_cut_short(where, content, allow, message, tmp_path):
     # the same end of a pickle the code opened itself: its own file, not one numpy reads
     assert not [f for f in explain_text('  File "train.py", line 3, in <module>\n    data = pickle.load(f)\n'
                                         "EOFError\n").findings if f.confidence != "low"]
+
+
+def test_an_older_python3s_wording_of_a_pickle_written_to_a_text_file():
+    # Python 3.6 and later name the function (`write() argument must be str, not bytes`); 3.5 and older did not
+    log = ('  File "scripts/create-dataset.py", line 88, in <module>\n'
+           "    pickle.dump(frames, f, pickle.HIGHEST_PROTOCOL)\nTypeError: must be str, not bytes\n")
+    assert [(f.cause, f.confidence) for f in explain_text(log).findings][:1] == \
+        [("python2-pickle-on-python3", "medium")]
+    assert not explain_text("TypeError: must be str, not bytes\n").recognised  # no pickle in sight
