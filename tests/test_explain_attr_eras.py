@@ -129,6 +129,8 @@ def test_the_codes_subclass_of_a_keras_1_layer_on_real_keras_208(legacy_python: 
     library_last = text.replace('File "snippet.py", line 4, in build',
                                 'File "/env/lib/python3.6/site-packages/keras/layers/recurrent.py", line 9, in build')
     assert library_last != text and not _attr_findings(library_last)
+    # Python's own None is no subclass of a layer: nothing is said of it
+    assert not _attr_findings(text.replace("'PeepholeLSTM' object", "'NoneType' object"))
     # a class of the code's whose traceback runs through no library module: nothing to take it for
     assert not _attr_findings('Traceback (most recent call last):\n  File "snippet.py", line 4, in build\n'
                               "AttributeError: 'PeepholeLSTM' object has no attribute 'initial_weights'")

@@ -33,6 +33,8 @@ from .result import Evidence, Finding
 
 WATCH = ("object has no attribute",)
 MESSAGE = re.compile(r"'(?P<cls>[A-Za-z_]\w*)' object has no attribute '(?P<attr>[A-Za-z]\w*)'")
+# a class the code may define: CamelCase, not Python's own (`NoneType`) nor TensorFlow's tensors
+_OWN_CLASS = re.compile(r"(?!(?:NoneType|Tensor|EagerTensor|Variable|RefVariable|ResourceVariable)$)[A-Z]\w*$")
 # a traceback's frame: `File ".../lasagne/layers/conv.py", line 611`, or IPython's `~/.../conv.py in convolve(...)`
 _FRAME = re.compile(r'(?:File "(?P<file>[^"]+\.pyc?)"|(?P<ipython>\S+\.pyc?) in [\w<])')
 
@@ -46,7 +48,7 @@ def findings(watched: Watched, causes: dict[str, Cause], shown: dict[str, Fact],
         m = MESSAGE.search(text)
         if m is None:
             return None
-        sub = m["cls"] if m["cls"] not in kb_api_attrs.class_names() else None
+        sub = m["cls"] if m["cls"] not in kb_api_attrs.class_names() and _OWN_CLASS.match(m["cls"]) else None
         eras = _of_a_subclass(m["attr"], before) if sub else kb_api_attrs.lookup(m["cls"], m["attr"])
         subclass = (sub, _bases(eras)) if sub else None
         judged = [f for f in (_judge(era, number, text, before, installed, causes, shown, subclass) for era in eras)
