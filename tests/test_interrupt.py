@@ -150,6 +150,11 @@ def assert_gone(pid: int) -> None:
         time.sleep(0.05)
 
 
+def nice_of(pid: int) -> int:
+    """The niceness of a process (of its main thread), from /proc/PID/stat."""
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
+
+
 def no_temp_files(folder: Path) -> list[str]:
     return [p.name for p in folder.rglob("*") if ".theanodoctor-" in p.name or p.name.endswith(".tmp")]
 
@@ -193,6 +198,33 @@ def test_a_second_signal_does_not_cut_the_cleanup_short(tmp_path: Path, legacy_p
     doctor.proc.send_signal(signal.SIGINT)
     code = doctor.stop(signal.SIGINT)
     assert_stopped_cleanly(doctor, code, signal.SIGINT, target.all_pids())
+
+
+FAKE_GXX = """#!/bin/sh
+echo $$ >> "{pids}"
+exec sleep 600
+"""
+
+
+def test_check_stopped_while_a_host_probe_runs(tmp_path: Path, legacy_python: Callable[[str], str]) -> None:
+    # The host probes run on threads the doctor's exit does not wait for, and once it is stopped
+    # they start nothing new: the compiler probe's second call (`g++ -dumpmachine`) never runs.
+    target = Target(tmp_path, legacy_python("healthy37"), "True")
+    bin_dir = tmp_path / "fakebin"
+    bin_dir.mkdir()
+    gxx_pids = tmp_path / "gxx-pids"
+    gxx = bin_dir / "g++"
+    gxx.write_text(FAKE_GXX.format(pids=gxx_pids))
+    gxx.chmod(0o755)
+    env = {**target.env, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+    doctor = Doctor(["check", "--python", str(target.python)], env)
+    doctor.wait_for(lambda: gxx_pids.exists() and gxx_pids.read_text().endswith("\n"), "g++ started")
+    # The host probes yield to the target probe; the doctor's main thread, which acts on a stop, does not.
+    assert (nice_of(doctor.proc.pid), nice_of(int(gxx_pids.read_text()))) == (os.nice(0), 19)
+    code = doctor.stop(signal.SIGTERM)
+    started = [int(p) for p in gxx_pids.read_text().split()]
+    assert_stopped_cleanly(doctor, code, signal.SIGTERM, target.all_pids() + started)
+    assert len(started) == 1, started
 
 
 # --------------------------------------------------------------------------- smoke-test

@@ -8,11 +8,14 @@ probed last because its path comes from the target.
 from __future__ import annotations
 
 import os
+import sys
+import threading
 from collections.abc import Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from typing import Any
 
 from theanodoctor.facts import Facts, dig, envelope
+from theanodoctor.host.common import in_background
 from theanodoctor.probe.runner import ProbeHandle, start_probe
 
 DEFAULT_PROBE_TIMEOUT = 120.0  # a first `import theano` compiles C modules: allow for it
@@ -24,15 +27,20 @@ def _compiledir_of(target: dict[str, Any]) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def _yield_to_probe() -> None:
-    """The target probe is the long pole; the doctor's own work (imports, host probes) only has
-    to finish before it. Lowering our priority keeps that work from slowing the probe on a
-    machine with few cores. The probe was started before this, so it keeps its priority."""
-    if hasattr(os, "nice"):
+def _collect_host_yielding(env: Mapping[str, str], timeout: float) -> dict[str, dict[str, Any]]:
+    """The host probes, run while the target probe (the long pole: it imports Theano) works.
+    On Linux this thread lowers its own priority, and the probe threads and programs it starts
+    inherit it, so they do not slow the target probe on a machine with few cores. The main thread
+    keeps its priority: on a busy machine the doctor still answers at once when it is stopped."""
+    if sys.platform.startswith("linux"):  # elsewhere the priority is the whole process's
         try:
-            os.nice(19)
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
         except OSError:
             pass
+    # Imported only now, so the target probe is already running while they load.
+    from theanodoctor.host.collect import collect_host
+
+    return collect_host(env=env, timeout=timeout)
 
 
 class Pending:
@@ -54,20 +62,11 @@ class Pending:
         if python:
             self._handle = (take_early(python, probe_timeout) if env is None else None) or start_probe(
                 python, timeout=probe_timeout, env=self._env)
-        _yield_to_probe()
-        # Imported only now, so the target probe is already running while they load.
-        from theanodoctor.host.collect import collect_host
-
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="host-probes")
-        self._host: Future[dict[str, dict[str, Any]]] = self._pool.submit(
-            collect_host, env=self._env, timeout=host_timeout
-        )
+        self._host: Future[dict[str, dict[str, Any]]] = in_background(
+            _collect_host_yielding, self._env, host_timeout, thread_name="host-probes")
 
     def wait(self) -> Facts:
-        try:
-            host = self._host.result()
-        finally:
-            self._pool.shutdown(wait=False)
+        host = self._host.result()
         if self._handle is None:
             target = envelope("skipped", "no Python environment with Theano was found")
             compiledir = envelope("skipped", "no target environment")

@@ -20,7 +20,10 @@ from theanodoctor.stop import deferred
 MAX_KEPT_CHARS = 20_000
 # Children started here run in their own process group, out of reach of the terminal's Ctrl-C
 # and of a CI runner's kill of the doctor: kill_all() takes them down when the doctor exits.
+# After that, a probe thread still running (threads are not waited for) starts nothing new.
 _STARTED: set[subprocess.Popen[bytes]] = set()
+_REGISTRY = threading.Lock()
+_CLOSED: list[bool] = []
 
 
 class ProcResult(NamedTuple):
@@ -66,7 +69,9 @@ def start(
 ) -> subprocess.Popen[bytes]:
     """Start ``cmd`` in its own process group (so a timeout can kill its children too). A stop
     signal arriving meanwhile waits until the child is registered for killing."""
-    with deferred():
+    with deferred(), _REGISTRY:
+        if _CLOSED:
+            raise OSError("not started: the doctor is exiting")
         child = subprocess.Popen(
             list(cmd),
             stdin=subprocess.DEVNULL,
@@ -86,11 +91,14 @@ def forget(child: subprocess.Popen[bytes]) -> None:
 
 
 def kill_all() -> None:
-    """Kill every child process group still running (the doctor is exiting, maybe interrupted)."""
-    for child in list(_STARTED):
-        if child.poll() is None:
-            kill_group(child)
-        _STARTED.discard(child)
+    """Kill every child process group still running; the doctor is exiting (maybe interrupted), so
+    no child is started after this."""
+    with _REGISTRY:
+        _CLOSED[:] = [True]
+        for child in list(_STARTED):
+            if child.poll() is None:
+                kill_group(child)
+            _STARTED.discard(child)
 
 
 class Milestone(NamedTuple):

@@ -9,12 +9,12 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, Callable
 
 from theanodoctor.facts import Json, envelope
-from theanodoctor.host.common import describe, os_name_or_current
+from theanodoctor.host.common import describe, in_background, os_name_or_current
 from theanodoctor.host.compilers import probe_compilers
 from theanodoctor.host.cuda import probe_cuda
 from theanodoctor.host.cudnn import probe_cudnn
@@ -51,14 +51,9 @@ def collect_host(env: Mapping[str, str] | None = None, home: str | None = None,
         "compilers": (probe_compilers, {"env": env, "os_name": os_name, "timeout": timeout}),
         "theanorc": (probe_theanorc, {"env": env, "home": home, "os_name": os_name}),
     }
-    # No `with`: its exit would wait for a probe that overran the backstop below.
-    pool = ThreadPoolExecutor(max_workers=len(jobs), thread_name_prefix="theanodoctor-probe")
-    try:
-        futures: dict[str, Future[Json]] = {
-            name: pool.submit(guarded, fn, **kwargs) for name, (fn, kwargs) in jobs.items()}
-        sections = {name: _result(future, timeout) for name, future in futures.items()}
-    finally:
-        pool.shutdown(wait=False)
+    futures: dict[str, Future[Json]] = {
+        name: in_background(guarded, fn, **kwargs) for name, (fn, kwargs) in jobs.items()}
+    sections = {name: _result(future, timeout) for name, future in futures.items()}
     toolkits = sections["cuda"].get("toolkits")
     sections["cudnn"] = guarded(probe_cudnn, toolkits if isinstance(toolkits, list) else [],
                                 env=env, os_name=os_name)

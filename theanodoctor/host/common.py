@@ -11,9 +11,12 @@ import os
 import platform
 import threading
 from collections.abc import Mapping
-from typing import Any, Callable
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
+from typing import Any, Callable, TypeVar
 
 WINDOWS = "Windows"
+T = TypeVar("T")
 
 
 def os_name_or_current(os_name: str | None) -> str:
@@ -68,25 +71,33 @@ def describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
 
 
+def in_background(fn: Callable[..., T], *args: Any, thread_name: str = "theanodoctor-probe",
+                  **kwargs: Any) -> Future[T]:
+    """Run ``fn`` on a daemon thread and return its future. Unlike a ThreadPoolExecutor's worker,
+    the thread is not waited for when the doctor exits: a stopped doctor ends at once, whatever a
+    probe was doing (proc.start refuses new children once the doctor is closing)."""
+    future: Future[T] = Future()
+    future.set_running_or_notify_cancel()
+
+    def target() -> None:
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as exc:  # noqa: B036 - everything becomes a value
+            future.set_exception(exc)
+
+    threading.Thread(target=target, name=thread_name, daemon=True).start()
+    return future
+
+
 def call_with_timeout(fn: Callable[[], Any], timeout: float) -> tuple[str, Any]:
     """Run ``fn`` in a daemon thread; ("ok", value), ("error", exception) or ("timeout", None).
 
     For library calls that cannot be interrupted (NVML): a hung call is abandoned, not killed,
     and being a daemon thread it cannot keep the doctor from exiting.
     """
-    box: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            box["value"] = fn()
-        except BaseException as exc:  # noqa: B036 - everything becomes a value
-            box["error"] = exc
-
-    thread = threading.Thread(target=target, name="theanodoctor-timed-call", daemon=True)
-    thread.start()
-    thread.join(timeout)
-    if thread.is_alive():
+    future = in_background(fn, thread_name="theanodoctor-timed-call")
+    try:
+        error = future.exception(timeout)  # a stop of the doctor while waiting is not the call's error
+    except FutureTimeout:
         return "timeout", None
-    if "error" in box:
-        return "error", box["error"]
-    return "ok", box.get("value")
+    return ("error", error) if error is not None else ("ok", future.result())
