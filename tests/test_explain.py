@@ -282,6 +282,30 @@ def test_an_error_the_post_says_replaced_an_earlier_one_comes_first():
     assert renewed == ["model-shape-mismatch", "floatx-not-float32-on-old-gpu"]
 
 
+def test_a_new_error_the_post_reports_comes_before_a_surer_one_it_replaced():
+    earlier = ('ValueError: You are tring to use the old GPU back-end. It was removed from Theano. Use '
+               'device=cuda* now.\n')
+    later = "ValueError: ('This name is already taken', 'floatX')\n"
+    found = explain_text(earlier + "I changed the device, now it gives me another error:\n" + later).recognised
+    assert [(f.cause, f.confidence) for f in found] == [("theano-install-broken", "medium"),
+                                                        ("old-gpu-backend", "high")]
+
+
+def test_only_a_float64_variable_on_the_old_gpu_backend_is_taken_for_floatx():
+    message = "TypeError: CudaNdarrayType only supports dtype float32 for now. Tried using dtype {} for variable None\n"
+    assert [f.cause for f in explain_text(message.format("float64")).recognised] == ["floatx-not-float32-on-old-gpu"]
+    assert explain_text(message.format("int8")).recognised == ()  # an index moved by an optimisation
+
+
+def test_pycudas_warning_in_theanos_own_test_suite_is_only_a_hint():
+    warning = ("/env/lib/python3.5/site-packages/theano/misc/pycuda_init.py:34: UserWarning: PyCUDA import failed in "
+               "theano.misc.pycuda_init\n  warnings.warn(\"PyCUDA import failed in theano.misc.pycuda_init\")\n")
+    alone = explain_text(warning).findings
+    assert [(f.cause, f.confidence) for f in alone] == [("pycuda-import-failed", "medium")]
+    suite = explain_text('$ THEANO_FLAGS=device=cpu python -c "import theano; theano.test()"\n' + warning).findings
+    assert [(f.cause, f.confidence) for f in suite] == [("pycuda-import-failed", "low")]
+
+
 def test_a_warning_is_no_cause_for_an_unrelated_exception():
     warning = "WARNING (theano.configdefaults): g++ not detected ! Theano will be unable to execute optimized C"
     alone = explain_text(warning)

@@ -181,6 +181,23 @@ def test_ipython_4s_shim_of_a_package_it_split_out(tmp_path):
     assert (first.cause, first.confidence) == ("ipython-shim-package-missing", "medium")
 
 
+def test_a_coloured_ipython_traceback_is_read_as_printed(tmp_path):
+    """Real IPython 4.1.1 with a colour scheme, as a traceback copied from a terminal keeps it: the
+    message `explain` reads through its control codes names what the plain one names (a PyMC3 name
+    of another release; pymc3 is an empty stand-in package, the message is Python's)."""
+    python = str(legacy_envs.env_python(legacy_envs.ensure_env("theano090_py36")))
+    (tmp_path / "stub" / "pymc3").mkdir(parents=True)
+    (tmp_path / "stub" / "pymc3" / "__init__.py").write_text("")
+    path = f"{legacy_envs.release(python, *IPYTHON_411)}:{tmp_path / 'stub'}"
+    run = subprocess.run([python, "-m", "IPython", "--colors=Linux", "--no-banner", f"--ipython-dir={tmp_path}",
+                          "-c", "import pymc3 as pm\npm.advi(n=1000)"], cwd=tmp_path, capture_output=True, text=True,
+                         timeout=300, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PYTHONPATH": path})
+    log = run.stdout + run.stderr
+    assert "\x1b[" in log and log.rstrip().endswith("module 'pymc3' has no attribute 'advi'"), log
+    found = [(f.cause, f.confidence) for f in explain_text(log).recognised]
+    assert found[:1] == [("pymc3-version-mismatch", "medium")]
+
+
 def test_a_pickle_opened_as_binary_is_no_text_mode_read():
     error = "TypeError: a bytes-like object is required, not 'str'\n"
     text_mode = '  File "s.py", line 2, in <module>\n    W = pickle.load(open("data/t.pkl"))[3]\n' + error

@@ -180,6 +180,22 @@ def test_theano_pymc_renames_ask_which_theano_is_installed():
     assert "code-needs-original-theano" not in {f.cause for f in circular.findings}
 
 
+GRAPH_CLASSES = ["Op", "Apply", "Variable", "Constant", "Type", "FunctionGraph", "OpenMPOp", "Linker"]
+
+
+def test_real_theano_pymc_11_has_no_graph_classes_on_theano(legacy_python: Callable[[str], str], theano_home: Path,
+                                                             tmp_path: Path) -> None:
+    # real Theano-PyMC 1.1.2 lacks them all; real Theano 1.0.5 binds them all
+    probe = f"import theano\nprint([n for n in {GRAPH_CLASSES!r} if not hasattr(theano, n)])\n"
+    assert printed(legacy_python("pymc39"), probe, THEANO_FLAGS="cxx=").strip() == repr(GRAPH_CLASSES)
+    assert printed(legacy_python("healthy37"), probe, THEANO_FLAGS="cxx=").strip() == "[]"
+    for code in ("import theano\nclass Double(theano.Op):\n    pass\n", "from theano import Constant\n"):
+        log = traceback_of(legacy_python("pymc39"), code, tmp_path, {"THEANO_FLAGS": "cxx="})
+        found = explain_text(log).recognised
+        assert [(f.cause, f.confidence) for f in found][:1] == [("code-needs-original-theano", "medium")], log
+        assert found[0].asks
+
+
 def test_a_deprecation_warning_is_no_cause_of_an_unrelated_exception():
     log = ("UserWarning: The Param class is deprecated. Replace Param(default=N) by theano.In(value=N)\n"
            "Traceback (most recent call last):\n  File \"train.py\", line 9, in <module>\n"

@@ -238,8 +238,17 @@ def test_theano_on_macos_passes_only_the_cpu_name_clang_reports(legacy_python, t
     crash = "Using Theano backend.\nX_train shape: (60000, 1, 28, 28)\nIllegal instruction: 4\n"
     first = explain_text(crash).findings[0]
     assert (first.cause, first.confidence) == ("compiled-code-illegal-instruction", "medium") and first.asks
-    # without Theano in the log, or Linux's wording of the signal: not this cause with confidence
-    for other in ("Using TensorFlow backend.\nIllegal instruction: 4\n", "theano\nIllegal instruction (core dumped)\n"):
+    # PyMC3 compiles through Theano; a macOS crash report names the signal its own way
+    pymc3 = "In [1]: import pymc3 as pm\n/anaconda/bin/python.app: line 3:  1151 Illegal instruction: 4  python\n"
+    report = ("Exception Type:        EXC_BAD_INSTRUCTION (SIGILL)\nThread 0 Crashed:: Dispatch queue: "
+              "com.apple.main-thread\n"
+              "0   cdb0b9.so   0x0000000101f41d4b instantiate(_object*, _object*) + 59 (mod.cpp:990)\n")
+    for text in (pymc3, report):
+        assert [(f.cause, f.confidence) for f in explain_text(text).findings][:1] == [
+            ("compiled-code-illegal-instruction", "medium")]
+    # without Theano in the log, or Linux's or zsh's wording of the signal: not this cause with confidence
+    for other in ("Using TensorFlow backend.\nIllegal instruction: 4\n", "theano\nIllegal instruction (core dumped)\n",
+                  "theano\n[1]    70691 illegal hardware instruction  python -c 'import theano'\n"):
         assert [f for f in explain_text(other).findings
                 if f.cause == "compiled-code-illegal-instruction" and f.confidence != "low"] == []
 

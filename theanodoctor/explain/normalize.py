@@ -30,11 +30,17 @@ _ESCAPED_QUOTE = re.compile(r"\\([\"'])")
 _DOUBLE_BACKSLASH = re.compile(r"\\\\")
 
 
-def segments(line: str) -> list[str]:
+def plain(line: str) -> str:
+    """``line`` without terminal control (an IPython traceback pasted from a terminal is coloured)."""
     if "\x1b" in line:
         line = _ANSI.sub("", line)
     if _CONTROL.search(line):
         line = _CONTROL.sub("", line)
+    return line
+
+
+def segments(line: str) -> list[str]:
+    line = plain(line)
     if line.lstrip().startswith(">"):
         line = _QUOTED.sub("", line)
     if "#" in line:  # (one substring test on the lines without it)

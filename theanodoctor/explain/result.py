@@ -145,9 +145,10 @@ def order(findings: list[Finding], causes: dict[str, Cause], final_line: int | N
           renewed: int | None = None) -> list[Finding]:
     """Root cause first: a cause another found cause explains comes after it (unless only a low
     hint explains a stated one); errors before warnings, errors Theano only logs (and goes on
-    after) after the others, a generic symptom after specific causes; then by confidence, then
-    one not only above the post's last words of a new error (line ``renewed``, RENEWED), then what
-    the final exception line says (or a cause of that), then by where it appears first."""
+    after) after the others, a generic symptom after specific causes, a low hint after stated
+    findings; then one not only above the post's last words of a new error (line ``renewed``,
+    RENEWED: what the post says came after it, however sure that one is), then by confidence, then
+    what the final exception line says (or a cause of that), then by where it appears first."""
     level = {f.cause: f.confidence for f in findings}
     explained_by: dict[str, str] = {}
     for cause_id in level:
@@ -159,12 +160,12 @@ def order(findings: list[Finding], causes: dict[str, Cause], final_line: int | N
 
     said_last = {f.cause for f in findings if any(e.line == final_line for e in f.evidence)}
 
-    def key(f: Finding) -> tuple[int, int, int, int, int, int, int, int]:
+    def key(f: Finding) -> tuple[int, ...]:
         first = f.evidence[0].line if f.evidence else 0
         # what the final exception says, or a cause of it
         on_final = f.cause in said_last or any(c in said_last for c in causes[f.cause].explains)
         replaced = renewed is not None and all(e.line < renewed for e in f.evidence)
-        return (f.consequence_of is not None, f.warning, f.logged, causes[f.cause].generic, RANK[f.confidence],
-                replaced, not on_final, first)
+        return (f.consequence_of is not None, f.warning, f.logged, causes[f.cause].generic, f.confidence == "low",
+                replaced, RANK[f.confidence], not on_final, first)
 
     return sorted(marked, key=key)

@@ -21,7 +21,7 @@ import ahocorasick
 from theanodoctor.kb_causes import Signature
 
 from .context import TRIGGERS, FactReader
-from .normalize import segments
+from .normalize import plain, segments
 from .pyera import CODE_BACK, HINT_TEXTS, is_code, python_hint, shown_code, without_comment
 
 BLOCK_LINES = 2048
@@ -219,7 +219,9 @@ class Scanner:
         for index in indices:
             before = tuple((self._tail + texts[:index])[-WATCH_BACK:] if index < WATCH_BACK
                            else texts[index - WATCH_BACK:index])
-            item = (block[index][0], block[index][1], before, texts[index + 1] if index + 1 < len(texts) else "")
+            after = texts[index + 1] if index + 1 < len(texts) else ""
+            # the producers read the text as printed: a coloured traceback's control codes go
+            item = (block[index][0], plain(block[index][1]), tuple(map(plain, before)), plain(after))
             if len(result.watched) < WATCHED_PER_LOG // 2:
                 result.watched.append(item)
             else:
