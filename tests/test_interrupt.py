@@ -62,7 +62,7 @@ class Target:
         self.env = {"PYTHONPATH": str(self.dir / "fake")}
 
     def started(self) -> bool:
-        return self.pids.exists() and self.pids.read_text().endswith("\n")
+        return recorded(self.pids)
 
     def markers(self) -> int:
         return len(list(self.dir.glob("marker-*")))
@@ -150,6 +150,22 @@ def assert_gone(pid: int) -> None:
         time.sleep(0.05)
 
 
+def fake_on_path(tmp_path: Path, name: str, script: str) -> tuple[Path, str]:
+    """A program ``name`` (``script``, which records each pid it runs as in ``{pids}``) first on a
+    PATH: that file of pids, and the PATH."""
+    bin_dir = tmp_path / "fakebin"
+    bin_dir.mkdir(exist_ok=True)
+    pids = tmp_path / f"{name}-pids"
+    program = bin_dir / name
+    program.write_text(script.format(pids=pids))
+    program.chmod(0o755)
+    return pids, f"{bin_dir}{os.pathsep}{os.environ['PATH']}"
+
+
+def recorded(pids: Path) -> bool:
+    return pids.exists() and pids.read_text().endswith("\n")
+
+
 def nice_of(pid: int) -> int:
     """The niceness of a process (of its main thread), from /proc/PID/stat."""
     return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
@@ -210,15 +226,9 @@ def test_check_stopped_while_a_host_probe_runs(tmp_path: Path, legacy_python: Ca
     # The host probes run on threads the doctor's exit does not wait for, and once it is stopped
     # they start nothing new: the compiler probe's second call (`g++ -dumpmachine`) never runs.
     target = Target(tmp_path, legacy_python("healthy37"), "True")
-    bin_dir = tmp_path / "fakebin"
-    bin_dir.mkdir()
-    gxx_pids = tmp_path / "gxx-pids"
-    gxx = bin_dir / "g++"
-    gxx.write_text(FAKE_GXX.format(pids=gxx_pids))
-    gxx.chmod(0o755)
-    env = {**target.env, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
-    doctor = Doctor(["check", "--python", str(target.python)], env)
-    doctor.wait_for(lambda: gxx_pids.exists() and gxx_pids.read_text().endswith("\n"), "g++ started")
+    gxx_pids, path = fake_on_path(tmp_path, "g++", FAKE_GXX)
+    doctor = Doctor(["check", "--python", str(target.python)], {**target.env, "PATH": path})
+    doctor.wait_for(lambda: recorded(gxx_pids), "g++ started")
     # The host probes yield to the target probe; the doctor's main thread, which acts on a stop, does not.
     assert (nice_of(doctor.proc.pid), nice_of(int(gxx_pids.read_text()))) == (os.nice(0), 19)
     code = doctor.stop(signal.SIGTERM)
@@ -314,16 +324,10 @@ exec sleep 600
 
 @pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])
 def test_provision_stopped_while_conda_runs(tmp_path: Path, stop: str) -> None:
-    bin_dir = tmp_path / "fakebin"
-    bin_dir.mkdir()
-    pids = tmp_path / "conda-pids"
-    conda = bin_dir / "conda"
-    conda.write_text(FAKE_CONDA.format(pids=pids))
-    conda.chmod(0o755)
+    pids, path = fake_on_path(tmp_path, "conda", FAKE_CONDA)
     prefix = tmp_path / "envs" / "theano37"
-    env = {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
-    doctor = Doctor(["provision", "--profile", "linux-cuda10.2-py37", "--prefix", str(prefix)], env)
-    doctor.wait_for(lambda: pids.exists() and pids.read_text().endswith("\n"), "conda env create")
+    doctor = Doctor(["provision", "--profile", "linux-cuda10.2-py37", "--prefix", str(prefix)], {"PATH": path})
+    doctor.wait_for(lambda: recorded(pids), "conda env create")
     code = doctor.stop(STOPS[stop])
     assert_stopped_cleanly(doctor, code, STOPS[stop], [int(p) for p in pids.read_text().split()])
     assert not prefix.exists()
