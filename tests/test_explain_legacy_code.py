@@ -9,6 +9,7 @@ import subprocess
 import pytest
 
 from tests import legacy_envs
+from tests.explain_tables import traceback_of
 from theanodoctor.explain import explain_text
 from theanodoctor.explain.scan import BLOCK_LINES, Scanner
 from theanodoctor.kb_causes import signatures
@@ -109,14 +110,12 @@ def test_in_instances_with_updates_need_theano_08(tmp_path):
 def test_downsample_reached_as_an_attribute_is_the_removed_module(tmp_path, env):
     """Real Theano 1.0.5 on Python 2.7 and 3.7: `T.signal.downsample` (gone since 0.9) as code of the
     Theano 0.8 era reaches it; Python 2 does not name the module, the code line does."""
-    python = legacy_envs.env_python(legacy_envs.ensure_env(env))
-    script = tmp_path / "model.py"
-    script.write_text("import theano.tensor as T\nimport theano.tensor.signal.pool\n"
-                      "op = T.signal.downsample.DownsampleFactorMax((2, 2), True)\n")
-    run = subprocess.run([str(python), str(script)], capture_output=True, text=True, timeout=600, cwd=tmp_path,
-                         env={"THEANO_FLAGS": f"cxx=,base_compiledir={tmp_path}", "PATH": "/usr/bin:/bin"})
-    assert run.returncode == 1 and "has no attribute 'downsample'" in run.stderr, run.stderr
-    found = explain_text(run.stderr).recognised
+    python = str(legacy_envs.env_python(legacy_envs.ensure_env(env)))
+    code = ("import theano.tensor as T\nimport theano.tensor.signal.pool\n"
+            "op = T.signal.downsample.DownsampleFactorMax((2, 2), True)")
+    log = traceback_of(python, code, tmp_path, {"THEANO_FLAGS": f"cxx=,base_compiledir={tmp_path}"})
+    assert log.rstrip().endswith("has no attribute 'downsample'"), log
+    found = explain_text(log).recognised
     assert [(f.cause, f.confidence) for f in found][:1] == [("theano-downsample-removed", "high")]
     unnamed = explain_text("AttributeError: 'module' object has no attribute 'downsample'\n").findings
     assert [(f.cause, f.confidence) for f in unnamed][:1] != [("theano-downsample-removed", "high")]

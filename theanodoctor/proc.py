@@ -23,7 +23,7 @@ MAX_KEPT_CHARS = 20_000
 # After that, a probe thread still running (threads are not waited for) starts nothing new.
 _STARTED: set[subprocess.Popen[bytes]] = set()
 _REGISTRY = threading.Lock()
-_CLOSED: list[bool] = []
+_CLOSED = threading.Event()
 
 
 class ProcResult(NamedTuple):
@@ -70,7 +70,7 @@ def start(
     """Start ``cmd`` in its own process group (so a timeout can kill its children too). A stop
     signal arriving meanwhile waits until the child is registered for killing."""
     with deferred(), _REGISTRY:
-        if _CLOSED:
+        if _CLOSED.is_set():
             raise OSError("not started: the doctor is exiting")
         child = subprocess.Popen(
             list(cmd),
@@ -94,7 +94,7 @@ def kill_all() -> None:
     """Kill every child process group still running; the doctor is exiting (maybe interrupted), so
     no child is started after this."""
     with _REGISTRY:
-        _CLOSED[:] = [True]
+        _CLOSED.set()
         for child in list(_STARTED):
             if child.poll() is None:
                 kill_group(child)
