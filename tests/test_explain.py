@@ -212,6 +212,16 @@ def test_a_message_posted_in_bold_is_read_as_the_message():
     assert segments("int **p = NULL;") == ["int **p = NULL;"]
 
 
+def test_the_closing_backtick_of_a_span_posted_as_inline_code_is_no_part_of_the_message():
+    # a traceback posted between single backticks ends on the message with the closing one
+    assert segments("ModuleNotFoundError: No module named 'keras'`") == ["ModuleNotFoundError: No module named 'keras'"]
+    assert segments("the `device` flag is `cuda`") == ["the `device` flag is `cuda`"]  # balanced spans stay
+    post = "`---------\nModuleNotFoundError      Traceback (most recent call last)\n----> 1 import keras\n\n" \
+           "ModuleNotFoundError: No module named 'keras'`\n"
+    found = [(f.cause, f.confidence) for f in explain_text(post).findings]
+    assert found[:1] == [("package-not-in-this-python", "high")]
+
+
 
 def test_a_threads_title_that_is_an_exception_line_is_read_as_the_message():
     # stored threads begin with their title as a markdown heading; a preprocessor line is no heading
@@ -289,6 +299,17 @@ def test_a_new_error_the_post_reports_comes_before_a_surer_one_it_replaced():
     found = explain_text(earlier + "I changed the device, now it gives me another error:\n" + later).recognised
     assert [(f.cause, f.confidence) for f in found] == [("theano-install-broken", "medium"),
                                                         ("old-gpu-backend", "high")]
+
+
+def test_an_error_the_post_says_is_gone_goes_after_the_one_that_followed_it():
+    # real shape: https://github.com/radioML/examples/issues/3 (the corpus's fresh-s37b-py3port y001)
+    gone = "I used `import _pickle as cPickle` and the error `ImportError: No module named 'cPickle'` {}.\n"
+    later = ("Xd = cPickle.load(open('RML2016.10a.dat','rb'))\nUnicodeDecodeError: 'ascii' codec can't decode "
+             "byte 0xc1 in position 2: ordinal not in range(128)\n")
+    after = [f.cause for f in explain_text(gone.format("disappears") + later).recognised]
+    assert after[:2] == ["python2-pickle-on-python3", "python2-code-on-python3"]
+    still = [f.cause for f in explain_text(gone.format("shows up") + later).recognised]
+    assert still[:2] == ["python2-code-on-python3", "python2-pickle-on-python3"]  # the surer one first
 
 
 def test_only_a_float64_variable_on_the_old_gpu_backend_is_taken_for_floatx():

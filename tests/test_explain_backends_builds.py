@@ -624,3 +624,74 @@ def test_a_concatenation_refused_in_a_post_about_the_image_ordering(legacy_pytho
     (home / ".keras" / "keras.json").write_text('{"backend": "theano", "image_data_format": "channels_first", '
                                                 '"floatx": "float32", "epsilon": 1e-07}', encoding="utf-8")
     assert "built (None, 48, 64, 64)" in printed(legacy_python("keras208_th09"), UNET_SKIP, **env)
+
+
+# A Theano-ordered (out, in, rows, cols) kernel given to a convolution of each Keras major release
+KERNEL_TO = {"keras122_th09": ("from keras.layers import Convolution2D\n"
+                               "layer = Convolution2D(32, 3, 3, dim_ordering='tf', input_shape=(28, 28, 1))\n"),
+             "keras208_th09": ("from keras.layers import Conv2D\n"
+                               "layer = Conv2D(32, (3, 3), data_format='channels_first', input_shape=(1, 28, 28))\n")}
+SET_KERNEL = ("import numpy as np\nfrom keras.models import Sequential\nmodel = Sequential([layer])\n"
+              "layer.set_weights([np.zeros((32, 1, 3, 3)), np.zeros(32)])\n")
+
+
+@pytest.mark.parametrize(("env", "cause"), [("keras122_th09", "keras-image-ordering"),
+                                            ("keras208_th09", "keras-version-mismatch")])
+def test_a_channels_first_kernel_given_to_each_keras_major_release(legacy_python: Callable[[str], str],
+                                                                   theano_home: Path, tmp_path: Path, env: str,
+                                                                   cause: str) -> None:
+    # Keras 1 lays the kernel out by the image ordering; Keras 2 always channels last, whatever data_format
+    # says: there the weights are Keras 1's (the frame that raises tells the releases apart)
+    log = traceback_of(legacy_python(env), KERNEL_TO[env] + SET_KERNEL, tmp_path, {"KERAS_BACKEND": "theano"})
+    assert "not compatible with provided weight shape (32, 1, 3, 3)" in log
+    assert _found(log)[0] == (cause, "medium")
+
+
+def test_a_tensorflow_only_keras_release_without_tensorflow(legacy_python: Callable[[str], str], theano_home: Path,
+                                                           tmp_path: Path) -> None:
+    # Keras 2.6 and later are tf.keras: the package imports TensorFlow first thing, which is no
+    # implicit relative import of Python 2 code (`from tensorflow.python ...` names a package)
+    python = legacy_python("healthy37")
+    log = traceback_of(python, "import keras", tmp_path, _in_front(python, "keras==2.6.0"))
+    assert "from tensorflow.python import tf2" in log and "No module named 'tensorflow'" in log
+    assert _found(log)[0] == ("keras-version-mismatch", "medium")
+    assert "python2-code-on-python3" not in dict(_found(log))
+
+
+def test_a_layer_name_with_spaces_that_only_tensorflow_refuses() -> None:
+    # as TensorFlow 1.x words it (tensorflow/python/framework/ops.py, Graph.name_scope)
+    refused = ('  File "site-packages/tensorflow/python/framework/ops.py", line 2908, in name_scope\n'
+               '    raise ValueError("\'%s\' is not a valid scope name" % name)\n'
+               "ValueError: '{}' is not a valid scope name\n")
+    assert _found(refused.format("the context text"))[0] == ("keras-backend-tensorflow", "medium")
+    assert _found(refused.format("conv1:0")) == []  # no space: not what the Theano backend alone takes
+
+
+def test_a_negative_concat_axis_on_a_lasagne_master_of_2015_16() -> None:
+    # the check of Lasagne's master from bcc1517 (2015-08-25) to a6b7290 (2016-07-27), lasagne/layers/merge.py
+    refused = ("l = lasagne.layers.ConcatLayer([a, b], axis={})\n"
+               "ValueError: Mismatch: input shapes must be the same except in the concatenation axis\n")
+    assert _found(refused.format("-1"))[:1] == [("lasagne-too-old", "medium")]
+    assert _found(refused.format("1")) == [("lasagne-too-old", "low")]  # the inputs may really differ elsewhere
+
+
+def test_keras1s_spatial_padding_form_on_real_keras_208(legacy_python: Callable[[str], str], theano_home: Path,
+                                                        tmp_path: Path) -> None:
+    # the LRN layer of many Keras 1 repositories pads the channels with K.spatial_2d_padding(x, (0, half))
+    code = "import keras.backend as K\nK.spatial_2d_padding(K.placeholder((None, 3, 8, 8)), (0, 2))\n"
+    log = traceback_of(legacy_python("keras208_th09"), code, tmp_path, KERAS_THEANO)
+    assert "assert len(padding[0]) == 2" in log
+    assert _found(log)[:1] == [("keras-version-mismatch", "medium")]
+    printed(legacy_python("keras122_th09"), code, **KERAS_THEANO)  # Keras 1 takes it
+
+
+def test_a_keras_function_without_the_learning_phase(legacy_python: Callable[[str], str], theano_home: Path,
+                                                      tmp_path: Path) -> None:
+    # the layer-output recipe of Keras' FAQ without K.learning_phase(), on a model with Dropout
+    code = ("import numpy as np, keras.backend as K\nfrom keras.models import Sequential\n"
+            "from keras.layers import Dense, Dropout\n"
+            "model = Sequential([Dense(4, input_dim=3), Dropout(0.5), Dense(2)])\n"
+            "K.function([model.layers[0].input], [model.layers[-1].output])([np.zeros((1, 3), 'float32')])\n")
+    log = traceback_of(legacy_python("keras122_th09"), code, tmp_path, KERAS_THEANO)
+    assert "keras_learning_phase" in log and "was not provided" in log
+    assert _found(log)[:1] == [("model-function-inputs", "medium")]

@@ -128,6 +128,13 @@ CASES = [
     ("UnsatisfiableSpecifications:\nThe following specifications were found to be in conflict:\n"
      "  - theano ==0.7.0 -> python 2.6*|2.7*|3.3*|3.4*\n  - python 3.5*\n"
      "Use \"conda info <package>\" to see the dependencies for each package.\n", "conda-unsatisfiable"),
+    # mamba (and conda's libmamba solver): libmamba's MSolver::problems_to_str and libsolv's problem text
+    ("Encountered problems while solving:\n  - package theano-1.0.3-py27_0 requires python >=2.7,<2.8.0a0, but none "
+     "of the providers can be installed\n", "conda-unsatisfiable"),
+    ("% mamba install pymc3=3.11\nEncountered problems while solving:\n  - nothing provides mkl-service needed by "
+     "pymc3-3.11.0-pyhd8ed1ab_0\n", "conda-package-not-in-channels"),
+    ("Problem: nothing provides theano-pymc 1.0.11 needed by pymc3-3.10.0-pyhd8ed1ab_0\n",
+     "conda-package-not-in-channels"),
     # the Nix cc-wrapper's purity check (https://github.com/NixOS/nixpkgs/pull/160155)
     ("impure path `/run/user/1000/theano/lazylinker_ext/lazylinker_ext.so' used in link\n",
      "nix-cc-wrapper-impure-path"),
@@ -364,3 +371,10 @@ def test_theano_and_theano_pymc_lay_out_theano_differently(legacy_env):
              "TypeError: Unknown parameter type: <class 'theano.tensor.var.TensorVariable'>\n")
     assert first_cause(mixed) == ["theano-install-broken"]
     assert_sourced([(mixed, "theano-install-broken")])
+
+
+def test_a_withdrawn_conda_forge_build_is_no_missing_package():
+    # conda-forge withdraws a broken build by making it depend on `package_has_been_revoked`
+    text = "Problem: nothing provides package_has_been_revoked needed by gfortran_linux-64-7.2.0-24\n"
+    assert ("conda-package-not-in-channels", "medium") not in \
+        [(f.cause, f.confidence) for f in explain_text(text).findings]

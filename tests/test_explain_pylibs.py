@@ -181,6 +181,23 @@ def test_ipython_4s_shim_of_a_package_it_split_out(tmp_path):
     assert (first.cause, first.confidence) == ("ipython-shim-package-missing", "medium")
 
 
+HYPEROPT_01 = ("hyperopt==0.1", "future==0.16.0")
+
+
+@pytest.mark.parametrize(("networkx", "fails"), [("2.0", True), ("1.11", False)])
+def test_hyperopt_01_with_networkx_2(tmp_path, networkx, fails):
+    # the search of a hyperas/Keras-era tuning script: real hyperopt 0.1 beside each networkx
+    python = str(legacy_envs.env_python(legacy_envs.ensure_env("theano090_py36")))
+    path = {"PYTHONPATH": str(legacy_envs.release(python, *HYPEROPT_01, f"networkx=={networkx}", "decorator==4.1.2"))}
+    code = "from hyperopt import fmin, tpe, hp\nfmin(lambda x: x ** 2, hp.uniform('x', -1, 1), tpe.suggest, 3)\n"
+    if not fails:
+        subprocess.run([python, "-c", code], check=True, capture_output=True, timeout=300, env=path)
+        return
+    log = traceback_of(python, code, tmp_path, path)
+    assert log.rstrip().endswith("TypeError: 'generator' object is not subscriptable")
+    assert [(f.cause, f.confidence) for f in explain_text(log).recognised][:1] == [("hyperopt-networkx2", "high")]
+
+
 def test_a_coloured_ipython_traceback_is_read_as_printed(tmp_path):
     """Real IPython 4.1.1 with a colour scheme, as a traceback copied from a terminal keeps it: the
     message `explain` reads through its control codes names what the plain one names (a PyMC3 name

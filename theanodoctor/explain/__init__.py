@@ -12,7 +12,7 @@ from typing import Any, BinaryIO
 
 from theanodoctor import kb_causes
 
-from .result import MAX_EVIDENCE, RANK, RENEWED, Evidence, Explanation, Finding, build, conclude
+from .result import GONE, MAX_EVIDENCE, RANK, RENEWED, Evidence, Explanation, Finding, build, conclude
 from .scan import Scanner, ScanResult
 
 __all__ = ["Evidence", "Explanation", "Finding", "explain_lines", "explain_stream", "explain_text"]
@@ -36,7 +36,7 @@ def _explain(feed: Callable[[Scanner], ScanResult], facts: Any, context: tuple[s
     from . import api_era, attr_era, config_era, keyword_era, missing_module
     from .refine import refine
 
-    watch = api_era.WATCH + keyword_era.WATCH + attr_era.WATCH + config_era.WATCH + RENEWED
+    watch = api_era.WATCH + keyword_era.WATCH + attr_era.WATCH + config_era.WATCH + RENEWED + GONE
     scanner = Scanner(kb_causes.signatures(), watch=watch,
                       context=[sign for signs in keyword_era.SIGNS.values() for sign in signs])
     scanner.result.context_seen.update(c.lower() for c in context)

@@ -12,8 +12,9 @@ compiles into its cache; Python 2's name of the part an import failed on (`No mo
 theano_util` for `from nematus.theano_util import ...`); the files of the Theano tutorials
 (`logistic_sgd`), which their scripts import from beside them.
 
-Python 3 failing on a bare name that a package's `__init__.py` imports is Python 2 code instead: an
-implicit relative import of a module beside it, which Python 3 dropped (PEP 328), at medium."""
+Python 3 failing on a bare name that a package's `__init__.py` imports (`import x`, `from x import`,
+not `from x.y import`) is Python 2 code instead: an implicit relative import of a module beside it,
+which Python 3 dropped (PEP 328), at medium."""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ PY2_SOURCE = "https://peps.python.org/pep-0328/ (imports in Python 3 are absolut
 MESSAGE = re.compile(r"(?:^|[\s*>`'\"(])(?:ImportError|ModuleNotFoundError)\s*:\s*No module named "
                      r"(?P<q>['\"])?(?P<module>[A-Za-z]\w*)(?(q)['\"])[\s*`]*$")
 # the import statement of the code line: the top package it names
-_IMPORT = re.compile(r"^\s*(?:>\s*)?(?:from|import)\s+(?P<head>[A-Za-z_]\w*)")
+_IMPORT = re.compile(r"^\s*(?:>\s*)?(?:from|import)\s+(?P<head>[A-Za-z_]\w*)(?P<dotted>\.)?")
 # Theano's own compiled modules, kept in its compile cache (Theano rel-0.8.2 theano/gof/cutils.py:12,
 # theano/gof/lazylinker_c.py:41, theano/scan_module/scan_perform_ext.py:60,
 # theano/sandbox/cuda/__init__.py:84): a failed or stale compile, not a package
@@ -62,7 +63,8 @@ def findings(watched: list[tuple[int, str, tuple[str, ...], str]], causes: dict[
             continue  # Python 2 names only the part it failed on: a submodule of another package
         shown = (number - back, code.strip()[:400]) if imported else None
         frame = next((f for line in reversed(before[:len(before) - back]) if (f := _FILE.search(line))), None)
-        if m["q"] and frame and re.search(r"[/\\]__init__\.py$", frame["path"]):
+        beside = not (imported and imported["dotted"])  # `from tensorflow.python import` names a package
+        if m["q"] and frame and re.search(r"[/\\]__init__\.py$", frame["path"]) and beside:
             return [(_python2(m["module"], number, text, shown, causes), number)]
         return [(_finding(m["module"], number, text, shown, causes), number)]
     return []

@@ -41,11 +41,12 @@ def plain(line: str) -> str:
 
 def segments(line: str) -> list[str]:
     line = plain(line)
-    if line.lstrip().startswith(">"):
+    if ">" in line and line.lstrip().startswith(">"):  # (a substring test first: most lines have none)
         line = _QUOTED.sub("", line)
     if "#" in line:  # (one substring test on the lines without it)
         line = _HEADING.sub("", line)
-    if line.lstrip().startswith("`"):  # a line posted as `inline code`
+    # a line posted as `inline code`, or the last line of a span of it (its one closing backtick)
+    if "`" in line and (line.lstrip().startswith("`") or line.rstrip().endswith("`") and line.count("`") % 2):
         line = line.strip().strip("`")
     if "**" in line and (line.lstrip().startswith("**") or line.rstrip().endswith("**")):  # posted in **bold**
         line = line.strip().strip("*")

@@ -18,6 +18,8 @@ RANK = {"high": 0, "medium": 1, "low": 2}
 # findings as sure, the one after them is the error the post asks about
 RENEWED = ("new error", "another error", "a different error", "next error", "now i get", "now i'm getting",
            "now i am getting", "now i got", "now it says", "then i got")
+# ... or that the earlier one, which the same line may name, is gone ("the error `X` disappears")
+GONE = ("disappear", "went away", "goes away", "got past that", "got rid of that")
 EXIT_RECOGNISED, EXIT_UNRECOGNISED = 0, 1
 MAX_EVIDENCE = 4
 
@@ -136,8 +138,8 @@ def conclude(findings: list[Finding], scan: ScanResult, causes: dict[str, Cause]
     if shown:
         findings = judge(findings, causes, shown, asking, run_failed(scan, causes, warning_ids(scan, causes)))
     final_line = scan.final_exception[0] if scan.final_exception else None
-    renewed = max((number for number, text, _, _ in scan.watched_lines()
-                   if any(words in text.lower() for words in RENEWED)), default=None)
+    renewed = max((number + any(words in text.lower() for words in GONE) for number, text, _, _ in scan.watched_lines()
+                   if any(words in text.lower() for words in RENEWED + GONE)), default=None)
     return order(beside_user_error(findings, causes, final_line), causes, final_line, renewed)
 
 
@@ -147,7 +149,7 @@ def order(findings: list[Finding], causes: dict[str, Cause], final_line: int | N
     hint explains a stated one); errors before warnings, errors Theano only logs (and goes on
     after) after the others, a generic symptom after specific causes, a low hint after stated
     findings; then one not only above the post's last words of a new error (line ``renewed``,
-    RENEWED: what the post says came after it, however sure that one is), then by confidence, then
+    RENEWED or GONE: what the post says came after it, however sure that one is), then by confidence, then
     what the final exception line says (or a cause of that), then by where it appears first."""
     level = {f.cause: f.confidence for f in findings}
     explained_by: dict[str, str] = {}
