@@ -222,13 +222,14 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     levels = {s.id: s.confidence for s in kb_causes.signatures() if s.cause in user}
     assert "high" not in levels.values()
     # medium only where the library's own check states the fault outright: Theano's checks of a
-    # function's inputs and of a scan state's type, an Op with no grad reached by theano.grad, the
+    # function's inputs (the missing one it names: Keras' learning phase) and of a scan state's type,
+    # an Op with no grad reached by theano.grad, the
     # softmax cross-entropy's check of the class labels, the old ConvOp's check of the shapes it was
     # built for, Keras' sample-count check
     assert {sid for sid, level in levels.items() if level == "medium"} == {
         "theano-function-unused-input", "theano-input-wrong-ndim", "theano-op-without-grad",
         "keras-arrays-sample-counts-differ", "theano-scan-recurrent-broadcast", "theano-softmax-label-out-of-bounds",
-        "theano-convop-build-shape"}
+        "theano-convop-build-shape", "keras-learning-phase-not-given"}
 
 
 # a classifier of 2 outputs trained on labels 0..2: the cross-entropy's forward op (y_i value out of
