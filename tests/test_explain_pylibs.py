@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests import legacy_envs
-from tests.explain_tables import traceback_of
+from tests.explain_tables import printed, traceback_of
 from theanodoctor.explain import explain_text
 
 # (where: a pyenv version "3.10" or a legacy env name, code, the cause that must come first)
@@ -191,7 +191,7 @@ def test_hyperopt_01_with_networkx_2(tmp_path, networkx, fails):
     path = {"PYTHONPATH": str(legacy_envs.release(python, *HYPEROPT_01, f"networkx=={networkx}", "decorator==4.1.2"))}
     code = "from hyperopt import fmin, tpe, hp\nfmin(lambda x: x ** 2, hp.uniform('x', -1, 1), tpe.suggest, 3)\n"
     if not fails:
-        subprocess.run([python, "-c", code], check=True, capture_output=True, timeout=300, env=path)
+        printed(python, code, **path)  # runs
         return
     log = traceback_of(python, code, tmp_path, path)
     assert log.rstrip().endswith("TypeError: 'generator' object is not subscriptable")

@@ -138,9 +138,18 @@ def conclude(findings: list[Finding], scan: ScanResult, causes: dict[str, Cause]
     if shown:
         findings = judge(findings, causes, shown, asking, run_failed(scan, causes, warning_ids(scan, causes)))
     final_line = scan.final_exception[0] if scan.final_exception else None
-    renewed = max((number + any(words in text.lower() for words in GONE) for number, text, _, _ in scan.watched_lines()
-                   if any(words in text.lower() for words in RENEWED + GONE)), default=None)
+    renewed = max(filter(None, (_renewed_after(number, text) for number, text, _, _ in scan.watched_lines())),
+                  default=None)
     return order(beside_user_error(findings, causes, final_line), causes, final_line, renewed)
+
+
+def _renewed_after(number: int, text: str) -> int | None:
+    """The first line of what the post says came later: the line itself after words of a new error
+    ("now I get"), the next one after words that an error is gone (the line may name the gone one)."""
+    lowered = text.lower()
+    if any(words in lowered for words in GONE):
+        return number + 1
+    return number if any(words in lowered for words in RENEWED) else None
 
 
 def order(findings: list[Finding], causes: dict[str, Cause], final_line: int | None,
