@@ -270,6 +270,19 @@ def test_no_convolution_implementation_after_g_plus_plus_not_detected_is_the_mis
     assert found[1].consequence_of == "gxx-missing"
 
 
+@pytest.mark.parametrize(("code", "message"), [
+    ("    @theano.compile.ops.as_op(itypes=[t.lscalar], otypes=[t.dvector])",
+     "AttributeError: 'module' object has no attribute 'as_op'"),
+    ("    from theano.compile.ops import as_op", "ImportError: cannot import name as_op"),
+])
+def test_as_op_missing_is_a_theano_before_0_7(code, message):
+    # as_op is in theano/compile/ops.py from rel-0.7 (:519), not in rel-0.6's: a PyMC3-era op under Theano 0.6
+    log = f'Traceback (most recent call last):\n  File "model.py", line 27, in <module>\n{code}\n{message}\n'
+    assert [(f.cause, f.confidence) for f in explain_text(log).recognised] == [("theano-too-old-for-code", "medium")]
+    other = log.replace("theano.compile.ops", "pm")  # another library's as_op: not Theano's to judge
+    assert explain_text(other).recognised == ()
+
+
 @pytest.mark.parametrize("epsilon", ["1e-6", "1e-5"])
 def test_real_batch_normalisation_refuses_a_small_epsilon(legacy_python: Callable[[str], str], theano_home: Path,
                                                            tmp_path: Path, epsilon: str) -> None:
