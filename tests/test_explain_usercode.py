@@ -225,11 +225,11 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     # function's inputs (the missing one it names: Keras' learning phase) and of a scan state's type,
     # an Op with no grad reached by theano.grad, the
     # softmax cross-entropy's check of the class labels, the old ConvOp's check of the shapes it was
-    # built for, Keras' sample-count check
+    # built for, Keras' sample-count check, AdvancedSubtensor1's refusal of float indices
     assert {sid for sid, level in levels.items() if level == "medium"} == {
         "theano-function-unused-input", "theano-input-wrong-ndim", "theano-op-without-grad",
         "keras-arrays-sample-counts-differ", "theano-scan-recurrent-broadcast", "theano-softmax-label-out-of-bounds",
-        "theano-convop-build-shape", "keras-learning-phase-not-given"}
+        "theano-convop-build-shape", "keras-learning-phase-not-given", "theano-float-index-vector"}
 
 
 # a classifier of 2 outputs trained on labels 0..2: the cross-entropy's forward op (y_i value out of
@@ -248,6 +248,20 @@ def test_a_class_label_beyond_the_softmax_outputs(legacy_python: Callable[[str],
     assert f"ValueError: {message}" in log
     found = [(f.cause, f.confidence) for f in explain_text(log).findings]
     assert found[:1] == [("model-index-out-of-bounds", "medium")]
+
+
+@pytest.mark.parametrize(("code", "message", "cause"), [
+    # an Embedding's lookup fed the default float input (Keras' K.gather is `reference[indices]`)
+    ("import theano.tensor as T\nW, x = T.matrix(), T.matrix()\nW[x]\n", "index must be integers", "float-index"),
+    # a slice bound made a float by Python 3's `/`: Python 2 code
+    ("import theano.tensor as T\nn = T.iscalar()\nT.vector()[:n / 2]\n", "Expected an integer",
+     "python2-code-on-python3"),
+])
+def test_a_float_index_vector_is_the_model_code(legacy_python: Callable[[str], str], theano_home: Path,
+                                               tmp_path: Path, code: str, message: str, cause: str) -> None:
+    log = traceback_of(legacy_python("healthy37"), code, tmp_path)
+    assert log.rstrip().endswith(f"TypeError: {message}")
+    assert [(f.cause, f.confidence) for f in explain_text(log).findings][:1] == [(cause, "medium")]
 
 
 def test_a_dtype_difference_stays_the_floatx_cause() -> None:
