@@ -138,12 +138,26 @@ def test_the_garbage_and_the_gpu_architecture_values_keep_their_own_rows():
     "RuntimeError: error getting worksize: CUDNN_STATUS_NOT_SUPPORTED\n",
     # another CUDA user in the process, no sign of the old back-end
     PYGPU + "GpuArrayException: cannot set while device is active in this process: 0\n",
-    # a gpuarray op on CPU tensors: the context was never made, and the log does not say why
-    'File "basic_ops.py", line 127, in infer_context_name\nValueError: Could not infer context from inputs\n',
 ])
 def test_a_limit_or_mix_without_its_sign_in_the_log_is_a_hint_that_asks(log):
     found = explain_text(log)
     assert found.recognised == () and found.findings[0].asks, [(f.cause, f.confidence) for f in found.findings]
+
+
+CONTEXT = 'File "basic_ops.py", line 127, in infer_context_name\nValueError: Could not infer context from inputs\n'
+
+
+def test_no_context_to_infer_is_named_with_what_decides():
+    # a gpuarray op on CPU tensors (theano/gpuarray/basic_ops.py:127, rel-1.0.5): the finding asks
+    # for the device flag and Theano's `Mapped name` line
+    found = explain_text(CONTEXT).recognised
+    assert [(f.cause, f.confidence) for f in found] == [("gpu-context-missing", "medium")] and found[0].asks
+
+
+def test_no_context_to_infer_in_a_graph_over_several_gpus_is_only_a_hint():
+    # layers placed on two contexts (the experimental multi-GPU support) fail with the same words
+    log = "THEANO_FLAGS=contexts=dev0->cuda0;dev1->cuda1 python train.py\n" + CONTEXT
+    assert explain_text(log).recognised == ()
 
 
 def test_an_unsupported_convolution_with_the_default_algorithm_is_no_forced_one():

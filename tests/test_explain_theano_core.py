@@ -251,12 +251,12 @@ CONV_CHECK = ("AssertionError: AbstractConv2d Theano optimization failed: there 
               "library installed Theano can link against? On the CPU we do not support float16.\n")
 
 
-def test_no_convolution_implementation_alone_is_a_hint_that_asks():
-    # theano/tensor/nnet/opt.py:494 (rel-1.0.5): several roots, the message names them all
-    found = explain_text(CONV_CHECK)
-    assert found.recognised == ()
-    hint = [f for f in found.findings if f.cause == "conv-no-implementation"]
-    assert hint and hint[0].confidence == "low" and hint[0].asks
+def test_no_convolution_implementation_alone_is_named_with_what_decides():
+    # theano/tensor/nnet/opt.py:494 (rel-1.0.5): several roots, the message names them all; the
+    # finding asks for the facts that pick one
+    found = explain_text(CONV_CHECK).recognised
+    assert [(f.cause, f.confidence) for f in found] == [("conv-no-implementation", "medium")]
+    assert "g++" in found[0].asks[0] and "cuDNN" in found[0].asks[0]
 
 
 def test_no_convolution_implementation_after_g_plus_plus_not_detected_is_the_missing_compiler():

@@ -10,7 +10,9 @@ shows that what it names is not why the run failed.
   shows a failure (a generic error such as a failed compilation), that no specific error explains,
   unless an error of the log points to the warning's own cause.
 - A generic error (pygpu could not initialise, a compile failed) names no cause on its own: it
-  is low unless a specific error, or a cause known to lead to it, is stated beside it."""
+  is low unless a specific error, or a cause known to lead to it, is stated beside it, or its
+  signature asks for the fact that decides among its roots (Theano's "no implementation available"
+  for a convolution names them all)."""
 
 from __future__ import annotations
 
@@ -90,5 +92,7 @@ def _demote_lone_generic_errors(scan: ScanResult, causes: dict[str, Cause], foun
     specific_error = any(sig_id not in warnings for sig_id, _ in stated)
     leading_to = {other for _, cause in stated for other in causes[cause].explains}
     for sig_id, hit in scan.hits.items():
-        if generic_error(sig_id, hit) and not specific_error and hit.signature.cause not in leading_to:
+        # one that asks for the fact deciding among its roots names the failure and says what decides
+        if generic_error(sig_id, hit) and not specific_error and hit.signature.cause not in leading_to \
+                and not hit.signature.asks:
             found[sig_id] = "low"
