@@ -1013,3 +1013,7 @@ def test_mpi_aborting_outside_a_job():
            "MPID_Init(611).......:  PMI2 init failed: 1\nAborted\n")
     first = explain_text(log).recognised[0]
     assert (first.cause, first.confidence) == ("mpi-init-outside-job", "medium") and first.asks
+    # a PMI file descriptor it cannot write to: set up by a launcher (a job's variables inherited into a
+    # container), so no run outside a job
+    inherited = log.replace("MPIR_Init_thread", "[cli_0]: Unable to write to PMI_fd\nMPIR_Init_thread", 1)
+    assert explain_text(inherited).recognised == ()

@@ -314,6 +314,27 @@ def test_keras_calls_of_another_major_version(legacy_python: Callable[[str], str
     assert _found(log)[0] == ("keras-version-mismatch", "medium")
 
 
+TRANSPOSED_EVEN = ("import numpy as np\nfrom keras.models import Sequential\nfrom keras.layers import Conv2DTranspose\n"
+                   "m = Sequential([Conv2DTranspose(1, (2, 2), strides=(2, 2), padding='same', "
+                   "input_shape=(4, 18, 18), data_format='channels_first')])\n"
+                   "m.predict(np.ones((1, 4, 18, 18), dtype='float32'))\n")
+
+
+@pytest.mark.parametrize(("release", "message", "level"), [
+    # 2.0.0-2.0.4 build the layer; Theano pads symmetrically and its convolution refuses the given shape
+    ("Keras==2.0.4", "  top shape: 1 4 18 18 (expected 1 4 19 19)", "medium"),
+    ("Keras==2.0.5", "even kernel sizes are only supported with Tensorflow", "high"),
+    ("Keras==2.0.6", "even kernel sizes are not supported with Theano", "high"),
+])
+def test_an_even_kernel_transposed_with_same_padding_on_theano(legacy_python: Callable[[str], str],
+                                                               theano_home: Path, tmp_path: Path, release: str,
+                                                               message: str, level: str) -> None:
+    python = legacy_python("keras208_th09")
+    log = traceback_of(python, TRANSPOSED_EVEN, tmp_path, {**_in_front(python, release), **KERAS_THEANO})
+    assert message in log
+    assert _found(log)[0] == ("keras-theano-backend-limitation", level)
+
+
 # IPython (before 8) prints a frame as numbered source lines with an arrow at the current one: the
 # Keras 1 call of merge() shows only its last line there, as in a notebook's traceback
 IPYTHON_MERGE = ("~/ssd_keras/ssd.py in SSD300(input_shape, num_classes)\n"

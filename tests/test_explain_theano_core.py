@@ -283,6 +283,18 @@ def test_as_op_missing_is_a_theano_before_0_7(code, message):
     assert explain_text(other).recognised == ()
 
 
+BOOLEAN_MASK = "import theano.tensor as T\nt = T.arange(9).reshape((3, 3))\nprint(t[t > 4].eval())\n"
+
+
+def test_a_boolean_mask_index_on_theano_0_9(legacy_python: Callable[[str], str], theano_home: Path,
+                                            tmp_path: Path) -> None:
+    # refused by rel-0.9.0 theano/tensor/var.py:467; indexed by 1.0.5
+    log = traceback_of(legacy_python("theano090_py36"), BOOLEAN_MASK, tmp_path)
+    assert "does not support boolean mask for indexing" in log
+    assert [(f.cause, f.confidence) for f in explain_text(log).recognised] == [("theano-too-old-for-code", "medium")]
+    assert printed(legacy_python("healthy37"), BOOLEAN_MASK).strip() == "[5 6 7 8]"
+
+
 @pytest.mark.parametrize("epsilon", ["1e-6", "1e-5"])
 def test_real_batch_normalisation_refuses_a_small_epsilon(legacy_python: Callable[[str], str], theano_home: Path,
                                                            tmp_path: Path, epsilon: str) -> None:
