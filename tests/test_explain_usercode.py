@@ -55,8 +55,9 @@ REAL = {"shape": "model-shape-mismatch", "unused": "model-function-inputs", "mis
         "index": "model-index-out-of-bounds", "ndim": "model-function-inputs", "variable": "model-function-inputs",
         "givens": "model-broadcastable-mismatch", "update": "model-broadcastable-mismatch",
         "scan_rank": "scan-state-rank-mismatch", "bool": "model-graph-type-error"}
-# the cases whose message is Theano's check of a function's input, which states the fault outright
-STATED = {"unused", "ndim", "variable"}
+# the cases whose message is Theano's check of a function's input, or theano.grad's of a variable the
+# cost does not use, which state the fault outright
+STATED = {"unused", "ndim", "variable", "disconnected"}
 
 
 @pytest.fixture(scope="module")
@@ -225,11 +226,13 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     # function's inputs (the missing one it names: Keras' learning phase) and of a scan state's type,
     # an Op with no grad reached by theano.grad, the
     # softmax cross-entropy's check of the class labels, the old ConvOp's check of the shapes it was
-    # built for, Keras' sample-count check, AdvancedSubtensor1's refusal of float indices
+    # built for, Keras' sample-count check, AdvancedSubtensor1's refusal of float indices, theano.grad's
+    # check that the cost depends on each variable
     assert {sid for sid, level in levels.items() if level == "medium"} == {
         "theano-function-unused-input", "theano-input-wrong-ndim", "theano-op-without-grad",
         "keras-arrays-sample-counts-differ", "theano-scan-recurrent-broadcast", "theano-softmax-label-out-of-bounds",
-        "theano-convop-build-shape", "keras-learning-phase-not-given", "theano-float-index-vector"}
+        "theano-convop-build-shape", "keras-learning-phase-not-given", "theano-float-index-vector",
+        "theano-grad-disconnected-input"}
 
 
 # a classifier of 2 outputs trained on labels 0..2: the cross-entropy's forward op (y_i value out of
@@ -262,6 +265,15 @@ def test_a_float_index_vector_is_the_model_code(legacy_python: Callable[[str], s
     log = traceback_of(legacy_python("healthy37"), code, tmp_path)
     assert log.rstrip().endswith(f"TypeError: {message}")
     assert [(f.cause, f.confidence) for f in explain_text(log).findings][:1] == [(cause, "medium")]
+
+
+def test_a_gradient_stopped_at_a_transfer_between_host_and_gpu_is_no_model_code() -> None:
+    # Theano 0.7's message names the op; HostFromGpu has a gradient, so the model did not ask amiss
+    log = ("theano.gradient.DisconnectedInputError: grad method was asked to compute the gradient with respect to a "
+           "variable that is not part of the computational graph of the cost, or is used only by a "
+           "non-differentiable operator: HostFromGpu.0\n")
+    assert explain_text(log).recognised == ()
+    assert explain_text(log.replace("HostFromGpu.0", "W")).recognised[0].cause == "model-gradient-undefined"
 
 
 def test_a_dtype_difference_stays_the_floatx_cause() -> None:
