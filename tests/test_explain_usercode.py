@@ -55,9 +55,9 @@ REAL = {"shape": "model-shape-mismatch", "unused": "model-function-inputs", "mis
         "index": "model-index-out-of-bounds", "ndim": "model-function-inputs", "variable": "model-function-inputs",
         "givens": "model-broadcastable-mismatch", "update": "model-broadcastable-mismatch",
         "scan_rank": "scan-state-rank-mismatch", "bool": "model-graph-type-error"}
-# the cases whose message is Theano's check of a function's input, or theano.grad's of a variable the
-# cost does not use, which state the fault outright
-STATED = {"unused", "ndim", "variable", "disconnected"}
+# the cases whose message is Theano's check of a function's input, theano.grad's of a variable the cost
+# does not use, or a variable's refusal to be a Python bool, which state the fault outright
+STATED = {"unused", "ndim", "variable", "disconnected", "bool"}
 
 
 @pytest.fixture(scope="module")
@@ -227,12 +227,12 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     # an Op with no grad reached by theano.grad, the
     # softmax cross-entropy's check of the class labels, the old ConvOp's check of the shapes it was
     # built for, Keras' sample-count check, AdvancedSubtensor1's refusal of float indices, theano.grad's
-    # check that the cost depends on each variable
+    # check that the cost depends on each variable, a variable's refusal to be a Python bool
     assert {sid for sid, level in levels.items() if level == "medium"} == {
         "theano-function-unused-input", "theano-input-wrong-ndim", "theano-op-without-grad",
         "keras-arrays-sample-counts-differ", "theano-scan-recurrent-broadcast", "theano-softmax-label-out-of-bounds",
         "theano-convop-build-shape", "keras-learning-phase-not-given", "theano-float-index-vector",
-        "theano-grad-disconnected-input"}
+        "theano-grad-disconnected-input", "theano-variable-as-bool"}
 
 
 # a classifier of 2 outputs trained on labels 0..2: the cross-entropy's forward op (y_i value out of
