@@ -127,8 +127,10 @@ def test_upstream_user_errors_are_named_below_high_with_a_source(text: str, caus
     found = explain_text("Traceback (most recent call last):\n  File \"train.py\", line 9, in <module>\n" + text)
     assert [f.cause for f in found.findings][:1] == [cause]
     first = found.findings[0]
-    # medium only for Theano's check of a function's input ("Bad input argument ..."), else low
-    assert first.confidence == ("medium" if "Bad input argument" in text else "low")
+    # medium only where the check states the fault: Theano's of a function's input ("Bad input argument
+    # ..."), PyMC3's of the start point's log-probability; else low
+    stated = ("Bad input argument", "Bad initial energy", "Initial evaluation of model")
+    assert first.confidence == ("medium" if any(s in text for s in stated) else "low")
     assert found.recognised == (() if first.confidence == "low" else (first,))
     assert first.remedy and problem(first.source) is None
     assert first.signature_sources and all(problem(s) is None for s in first.signature_sources)
@@ -227,12 +229,14 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     # an Op with no grad reached by theano.grad, the
     # softmax cross-entropy's check of the class labels, the old ConvOp's check of the shapes it was
     # built for, Keras' sample-count check, AdvancedSubtensor1's refusal of float indices, theano.grad's
-    # check that the cost depends on each variable, a variable's refusal to be a Python bool
+    # check that the cost depends on each variable, a variable's refusal to be a Python bool, PyMC3's
+    # check that the model's log-probability is finite at the start point
     assert {sid for sid, level in levels.items() if level == "medium"} == {
         "theano-function-unused-input", "theano-input-wrong-ndim", "theano-op-without-grad",
         "keras-arrays-sample-counts-differ", "theano-scan-recurrent-broadcast", "theano-softmax-label-out-of-bounds",
         "theano-convop-build-shape", "keras-learning-phase-not-given", "theano-float-index-vector",
-        "theano-grad-disconnected-input", "theano-variable-as-bool"}
+        "theano-grad-disconnected-input", "theano-variable-as-bool", "pymc3-bad-initial-energy",
+        "pymc-initial-evaluation-failed"}
 
 
 # a classifier of 2 outputs trained on labels 0..2: the cross-entropy's forward op (y_i value out of
