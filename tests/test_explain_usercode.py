@@ -230,13 +230,13 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     # softmax cross-entropy's check of the class labels, the old ConvOp's check of the shapes it was
     # built for, Keras' sample-count check, AdvancedSubtensor1's refusal of float indices, theano.grad's
     # check that the cost depends on each variable, a variable's refusal to be a Python bool, PyMC3's
-    # check that the model's log-probability is finite at the start point
+    # check that the model's log-probability is finite at the start point and that a model is open
     assert {sid for sid, level in levels.items() if level == "medium"} == {
         "theano-function-unused-input", "theano-input-wrong-ndim", "theano-op-without-grad",
         "keras-arrays-sample-counts-differ", "theano-scan-recurrent-broadcast", "theano-softmax-label-out-of-bounds",
         "theano-convop-build-shape", "keras-learning-phase-not-given", "theano-float-index-vector",
         "theano-grad-disconnected-input", "theano-variable-as-bool", "pymc3-bad-initial-energy",
-        "pymc-initial-evaluation-failed"}
+        "pymc-initial-evaluation-failed", "pymc3-distribution-outside-model"}
 
 
 # a classifier of 2 outputs trained on labels 0..2: the cross-entropy's forward op (y_i value out of
@@ -278,6 +278,21 @@ def test_a_gradient_stopped_at_a_transfer_between_host_and_gpu_is_no_model_code(
            "non-differentiable operator: HostFromGpu.0\n")
     assert explain_text(log).recognised == ()
     assert explain_text(log.replace("HostFromGpu.0", "W")).recognised[0].cause == "model-gradient-undefined"
+
+
+@pytest.mark.parametrize("message", [
+    # PyMC3 v3.11.5 pymc3/distributions/distribution.py:89 and v3.0's :24
+    "No model on context stack, which is needed to instantiate distributions. Add variable inside a 'with model:' "
+    "block, or use the '.dist' syntax for a standalone distribution.",
+    "No model on context stack, which is needed to use the Normal('x', 0,1) syntax. Add a 'with model:' block",
+])
+def test_a_pymc3_variable_outside_a_model_block(message: str) -> None:
+    log = f'Traceback (most recent call last):\n  File "model.py", line 5, in <module>\n' \
+          f'    lambda_1 = pm.Exponential("lambda_1", alpha)\nTypeError: {message}\n'
+    assert [(f.cause, f.confidence) for f in explain_text(log).recognised] == [("pymc3-no-model-context", "medium")]
+    # in a sampler's spawned worker the model was not sent along: PyMC3 before 3.2 (pymc3-worker-no-model-context)
+    worker = log.replace("model.py", "multiprocessing/spawn.py")
+    assert "pymc3-no-model-context" not in {f.cause for f in explain_text(worker).recognised}
 
 
 def test_a_dtype_difference_stays_the_floatx_cause() -> None:
