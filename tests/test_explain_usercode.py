@@ -128,8 +128,8 @@ def test_upstream_user_errors_are_named_below_high_with_a_source(text: str, caus
     assert [f.cause for f in found.findings][:1] == [cause]
     first = found.findings[0]
     # medium only where the check states the fault: Theano's of a function's input ("Bad input argument
-    # ..."), PyMC3's of the start point's log-probability; else low
-    stated = ("Bad input argument", "Bad initial energy", "Initial evaluation of model")
+    # ..."), PyMC3's of the start point's log-probability, Keras' of the arrays against the model; else low
+    stated = ("Bad input argument", "Bad initial energy", "Initial evaluation of model", "Error when checking")
     assert first.confidence == ("medium" if any(s in text for s in stated) else "low")
     assert found.recognised == (() if first.confidence == "low" else (first,))
     assert first.remedy and problem(first.source) is None
@@ -170,6 +170,17 @@ def test_a_setup_cause_that_leads_to_the_user_error_is_kept() -> None:
     assert _levels(GPU_WARNING + "\n" + log)["old-backend-gpu-unavailable"] == "medium"
     consequence = {f.cause: f.consequence_of for f in found.findings}
     assert consequence["keras-data-shape-mismatch"] == "keras-image-ordering"
+
+
+@pytest.mark.parametrize(("shapes", "ordering"), [
+    ("(224, 224, 3) but got array with shape (3, 224, 224)", True),  # Keras 2 leaves out the batch axis
+    ("(None, 3, 64, 64) but got array with shape (1, 64, 64, 3)", True),
+    ("(None, 30, 300) but got array with shape (128, 5, 300)", False),  # sequences: only the data's shape
+])
+def test_the_keras_shape_check_names_the_ordering_where_the_channel_axis_moved(shapes: str, ordering: bool) -> None:
+    found = explain_text(f"ValueError: Error when checking input: expected data to have shape {shapes}\n").recognised
+    assert [f.cause for f in found][:1] == (["keras-image-ordering"] if ordering else ["keras-data-shape-mismatch"])
+    assert all(f.confidence == "medium" for f in found)
 
 
 # Keras 2.2.4 keras/callbacks.py:260 (TerminateOnNaN) under its progress bar; a training loop's own
@@ -230,13 +241,14 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     # softmax cross-entropy's check of the class labels, the old ConvOp's check of the shapes it was
     # built for, Keras' sample-count check, AdvancedSubtensor1's refusal of float indices, theano.grad's
     # check that the cost depends on each variable, a variable's refusal to be a Python bool, PyMC3's
-    # check that the model's log-probability is finite at the start point and that a model is open
+    # check that the model's log-probability is finite at the start point and that a model is open, Keras'
+    # check of the arrays' shapes against the model's
     assert {sid for sid, level in levels.items() if level == "medium"} == {
         "theano-function-unused-input", "theano-input-wrong-ndim", "theano-op-without-grad",
         "keras-arrays-sample-counts-differ", "theano-scan-recurrent-broadcast", "theano-softmax-label-out-of-bounds",
         "theano-convop-build-shape", "keras-learning-phase-not-given", "theano-float-index-vector",
         "theano-grad-disconnected-input", "theano-variable-as-bool", "pymc3-bad-initial-energy",
-        "pymc-initial-evaluation-failed", "pymc3-distribution-outside-model"}
+        "pymc-initial-evaluation-failed", "pymc3-distribution-outside-model", "keras-error-when-checking-shape"}
 
 
 # a classifier of 2 outputs trained on labels 0..2: the cross-entropy's forward op (y_i value out of
