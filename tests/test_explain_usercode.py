@@ -242,13 +242,14 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     # built for, Keras' sample-count check, AdvancedSubtensor1's refusal of float indices, theano.grad's
     # check that the cost depends on each variable, a variable's refusal to be a Python bool, PyMC3's
     # check that the model's log-probability is finite at the start point and that a model is open, Keras'
-    # check of the arrays' shapes against the model's
+    # check of the arrays' shapes against the model's, Blocks' check that a brick is configured
     assert {sid for sid, level in levels.items() if level == "medium"} == {
         "theano-function-unused-input", "theano-input-wrong-ndim", "theano-op-without-grad",
         "keras-arrays-sample-counts-differ", "theano-scan-recurrent-broadcast", "theano-softmax-label-out-of-bounds",
         "theano-convop-build-shape", "keras-learning-phase-not-given", "theano-float-index-vector",
         "theano-grad-disconnected-input", "theano-variable-as-bool", "pymc3-bad-initial-energy",
-        "pymc-initial-evaluation-failed", "pymc3-distribution-outside-model", "keras-error-when-checking-shape"}
+        "pymc-initial-evaluation-failed", "pymc3-distribution-outside-model", "keras-error-when-checking-shape",
+        "blocks-config-not-set"}
 
 
 # a classifier of 2 outputs trained on labels 0..2: the cross-entropy's forward op (y_i value out of
@@ -305,6 +306,15 @@ def test_a_pymc3_variable_outside_a_model_block(message: str) -> None:
     # in a sampler's spawned worker the model was not sent along: PyMC3 before 3.2 (pymc3-worker-no-model-context)
     worker = log.replace("model.py", "multiprocessing/spawn.py")
     assert "pymc3-no-model-context" not in {f.cause for f in explain_text(worker).recognised}
+
+
+@pytest.mark.parametrize("message", ["allocation config not set: input_dim",
+                                     "initialization config not set: weights_init, biases_init"])
+def test_a_blocks_brick_applied_before_it_is_configured(message: str) -> None:
+    # Blocks 0.2 blocks/bricks/base.py:611 and :649
+    log = f'  File "train.py", line 12, in <module>\n    y = linear.apply(x)\nValueError: {message}\n'
+    found = [(f.cause, f.confidence) for f in explain_text(log).recognised]
+    assert found == [("blocks-brick-not-configured", "medium")]
 
 
 def test_a_dtype_difference_stays_the_floatx_cause() -> None:
