@@ -78,3 +78,17 @@ def test_theanos_own_code_missing_a_name_is_no_era_of_the_users_code() -> None:
     users = own.replace("/home/u/env/lib/python2.7/site-packages/theano/sandbox/cuda/nvcc_compiler.py", "train.py")
     assert [f.cause for f in explain_text(users).findings if "theano-too" in f.cause]
     assert not [f.cause for f in explain_text(own).findings if "theano-too" in f.cause]
+
+
+def test_theanos_own_code_in_an_ipython_frame_is_no_era_of_the_users_code() -> None:
+    # IPython (before 8) heads a frame with `<path> in <function>(<args>)` above its numbered lines: Theano
+    # 0.7's DebugMode reading an option only its test tools register is Theano's own (a later release's fix)
+    frame = ("{path} in make_all(self, profiler, input_storage, output_storage, storage_map)\n"
+             "   1945         # Precompute some things for storage pre-allocation\n   1946         try:\n"
+             "-> 1947             def_val = int(config.unittests.rseed)\n   1948         except ValueError:\n"
+             "   1949             def_val = 666\n\n"
+             "AttributeError: 'TheanoConfigParser' object has no attribute 'unittests'\n")
+    own = frame.format(path="/usr/lib/python2.7/site-packages/Theano-0.7.0-py2.7.egg/theano/compile/debugmode.pyc")
+    users = frame.format(path="/home/u/train.py")
+    assert not [f.cause for f in explain_text(own).findings if "theano-too" in f.cause]
+    assert [f.cause for f in explain_text(users).findings if "theano-too" in f.cause]

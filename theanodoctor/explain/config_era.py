@@ -22,8 +22,10 @@ from .result import Evidence, Finding
 
 WATCH = ("object has no attribute",)
 MESSAGE = re.compile(r"'(?P<owner>TheanoConfigParser|SubObj)' object has no attribute '(?P<name>\w+)'")
-# the frame header of Theano's own files (an installed package, or a source checkout)
-_THEANOS_OWN = re.compile(r'File "[^"]*[/\\]theano[/\\][^"]*\.py"')
+# a frame's header: Python's (`File "<path>", line N, in f`) or IPython's (`<path> in f(args)`, the numbered
+# source lines below it); one of Theano's own files (an installed package, or a source checkout)
+_FRAME = re.compile(r'File "[^"]*"|\S\.pyc? in [\w<]')
+_THEANOS_OWN = re.compile(r'[/\\]theano[/\\][^"\s]*\.pyc?(?:"| in )')
 
 
 def findings(watched: list[tuple[int, str, tuple[str, ...], str]], causes: dict[str, Cause],
@@ -52,6 +54,8 @@ def _name(m: re.Match[str], before: tuple[str, ...], back: int, code: str) -> st
     attribute, under the section the code line names for a section's object (`config.lib.cnmem`
     -> `lib.cnmem`); None for Theano's own code."""
     header = before[-back - 1] if 0 < back < len(before) else ""
+    if not _FRAME.search(header):  # IPython's header is above the frame's numbered lines
+        header = next((line for line in reversed(before) if _FRAME.search(line)), "")
     if _THEANOS_OWN.search(header):
         return None
     if m["owner"] == "TheanoConfigParser":
