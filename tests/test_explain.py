@@ -1017,3 +1017,12 @@ def test_mpi_aborting_outside_a_job():
     # container), so no run outside a job
     inherited = log.replace("MPIR_Init_thread", "[cli_0]: Unable to write to PMI_fd\nMPIR_Init_thread", 1)
     assert explain_text(inherited).recognised == ()
+
+
+@pytest.mark.parametrize("message", [NVRTC.replace("nvrtc64_70", "nvrtc64\\_70"),  # as a post's markdown escapes it
+                                     "GpuArrayException: Could not load \"cublas64\\_91.dll\": not found"])
+def test_a_dll_name_whose_underscore_a_post_escaped(message: str) -> None:
+    first = explain_text(message).recognised[0]
+    assert (first.cause, first.confidence) == ("nvrtc-dll-name" if "nvrtc" in message else "cublas-dll-name", "high")
+    # the NVRTC refinement reads the name as unescaped: the last of the names libgpuarray tried
+    assert ("nvrtc" in message) == any("only the last name" in d for d in first.details)

@@ -88,7 +88,7 @@ def _alias_lines(facts: Any, lib: str) -> list[str]:
 @refiner("nvrtc-dll-name")
 def _nvrtc(finding: Finding, scan: ScanResult, facts: Any) -> list[str]:
     lines = []
-    dll = finding.values.get("dll", "")
+    dll = finding.values.get("dll", "").replace("\\_", "_")  # (as a post's markdown escapes it)
     if dll.lower() == "nvrtc64_70.dll":
         lines.append("`nvrtc64_70.dll` is only the last name libgpuarray 0.7.6 tried (CUDA 7.0); every name "
                      "before it, starting with the one derived from the driver's CUDA version, failed too.")
