@@ -7,6 +7,7 @@ import codecs
 import io
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -232,6 +233,39 @@ def test_a_threads_title_that_is_an_exception_line_is_read_as_the_message():
     assert segments("# Error when running deep_dream.py") == ["# Error when running deep_dream.py"]
     title = "# SyntaxError: invalid syntax\n  File \"threadpool.py\", line 346\n    def await(self):\n"
     assert [f.cause for f in explain_text(title).recognised][:1] == []  # the code line comes after: not shown above
+
+def test_a_web_pages_typography_is_read_as_typed_and_the_pasted_line_is_kept():
+    assert segments("ImportError: No module named \u2018theano\u2019")[0] == "ImportError: No module named 'theano'"
+    entities = "&gt; ValueError: Invalid value (&quot;cpu&quot;) for"
+    assert segments(entities)[0] == 'ValueError: Invalid value ("cpu") for'
+    assert segments("ImportError:\u00a0No\u00a0module named theano")[0] == "ImportError: No module named theano"
+    assert segments("2021-03-04T10:11:12.1234567Z ImportError: x") == ["ImportError: x"]
+    assert segments("a &#10; b, const T&amp; x")[0] == "a &#10; b, const T& x"  # never a line break more
+    # a flag pasted with typographic quotes: the line as pasted is still there for that signature
+    pasted = "c1xx : fatal error C1083: Cannot open source file: '\u201c-IC:/Program': No such file or directory"
+    assert pasted in segments(pasted)
+    assert first_cause(pasted) == ["nvcc-flags-bad-quotes"]
+
+
+def _typeset(text: str) -> str:
+    """``text`` as a blog or a mail archive shows it: curly quotes, entities, non-breaking spaces."""
+    quoted = re.sub(r'"([^"\n]*)"', "\u201c\\1\u201d", text).replace("'", "\u2019")
+    return quoted.replace("<", "&lt;").replace(">", "&gt;").replace(" ", "\u00a0")
+
+
+def test_a_real_log_copied_from_a_web_page_gets_the_cause_the_log_itself_gets():
+    logs = sorted((Path(__file__).parent / "explain_corpus").glob("*/logs/*.log"))[::40]
+    named = 0
+    for log in logs:
+        text = log.read_text(encoding="utf-8", errors="replace")
+        causes = [(f.cause, f.confidence) for f in explain_text(text).findings if f.confidence != "low"]
+        if not causes:
+            continue
+        named += 1
+        typeset = [(f.cause, f.confidence) for f in explain_text(_typeset(text)).findings if f.confidence != "low"]
+        assert typeset[:1] == causes[:1], log.name
+    assert named >= 25
+
 
 def test_terminal_control_sequences_never_reach_the_output():
     line = "RuntimeError: boom \x1b]2;title\x07 \x1b[1;31mred\x1b[0m \x1b[?25l tail\x08\x00"

@@ -4,15 +4,20 @@ Real logs carry messages inside Python reprs: ``b'Could not load "nvrtc64_70.dll
 specified module could not be found.\\r\\n'``, or Theano's compile errors joined into one
 tuple repr (``'Compilation failed ...: C:\\\\Users\\\\...\\\\mod.cpp:1:0: sorry ...\\r. '``).
 Such a line is also handed out split at its escaped line breaks (each piece keeps the physical
-line number); doubled backslashes of Windows paths become single ones; terminal colour codes,
-the quote marks of a log pasted into a reply, the backticks around a line posted as inline
-code, the asterisks around one posted in bold and the `#` of a thread's title that is an exception line
-(`# AttributeError: ...`, as stored threads begin) are dropped. A plain Windows path
-(``C:\\CUDA\\v10.2\\bin\\nvrtc64_102_0.dll``) holds a ``\\n`` that is no line break, so only
-lines that look like a repr are split."""
+line number); doubled backslashes of Windows paths become single ones; terminal colour codes, a
+time stamp a CI runner put before each line, the quote marks of a log pasted into a reply, the
+backticks around a line posted as inline code, the asterisks around one posted in bold and the `#`
+of a thread's title that is an exception line (`# AttributeError: ...`, as stored threads begin)
+are dropped. Text that passed through a web page is read as it was typed: HTML entities a scrape
+or a mail archive left (`&quot;`), non-breaking and other typographic spaces, and the curly quotes
+a blog or a word processor puts for ASCII ones; such a line is also handed out as it was pasted,
+tried after, since a typographic quote can itself be the fault (a flag pasted with them). A
+plain Windows path (``C:\\CUDA\\v10.2\\bin\\nvrtc64_102_0.dll``) holds a ``\\n`` that is no line
+break, so only lines that look like a repr are split."""
 
 from __future__ import annotations
 
+import html
 import re
 
 # Terminal control: colour (CSI) and title (OSC) sequences, then any other control character, so
@@ -28,6 +33,14 @@ _ESCAPED_BREAK = re.compile(r"(?:\\r)?\\n|\\r(?:\. )?")
 _REPR_LIKE = re.compile(r"\\r\\n|\\n['\"]|\bb['\"]|\\r\. |', '|\\n\\n")
 _ESCAPED_QUOTE = re.compile(r"\\([\"'])")
 _DOUBLE_BACKSLASH = re.compile(r"\\\\")
+# A time stamp a CI runner or a logger put before each line (`2021-03-04T10:11:12.1234567Z `)
+_STAMP = re.compile(r"^\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?\s+")
+# A named or numbered entity, with its semicolon (C++'s `&` never takes that shape)
+_ENTITY = re.compile(r"&(?:[A-Za-z]{2,8}|#\d{2,7}|#[xX][0-9A-Fa-f]{2,6});")
+_TYPOGRAPHY = str.maketrans(dict.fromkeys("\u00a0\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+                                          "\u202f\u205f\u3000", " ")
+                            | dict.fromkeys("\u2018\u2019\u201a\u201b", "'")
+                            | dict.fromkeys("\u201c\u201d\u201e\u201f", '"'))
 
 
 def plain(line: str) -> str:
@@ -39,8 +52,30 @@ def plain(line: str) -> str:
     return line
 
 
+def as_typed(text: str) -> str:
+    """``text`` (a line or a block of lines) with a web page's entities and typography read as
+    ASCII; never a line break more or less."""
+    if "&" in text:
+        text = _ENTITY.sub(_entity, text)
+    return text if text.isascii() else text.translate(_TYPOGRAPHY)
+
+
+def _entity(found: re.Match[str]) -> str:
+    char = html.unescape(found[0])
+    return found[0] if _CONTROL.search(char) or "\n" in char else char
+
+
 def segments(line: str) -> list[str]:
     line = plain(line)
+    typed = as_typed(line)
+    parts = _segments(typed)
+    # the line as pasted too, after the typed one: a typographic quote may be the fault itself
+    return parts if typed == line else parts + [_segments(line)[-1], parts[-1]]
+
+
+def _segments(line: str) -> list[str]:
+    if line[:1].isdigit() or line[:1] == "[":
+        line = _STAMP.sub("", line)
     if ">" in line and line.lstrip().startswith(">"):  # (a substring test first: most lines have none)
         line = _QUOTED.sub("", line)
     if "#" in line:  # (one substring test on the lines without it)

@@ -21,7 +21,7 @@ import ahocorasick
 from theanodoctor.kb_causes import Signature
 
 from .context import TRIGGERS, FactReader
-from .normalize import plain, segments
+from .normalize import as_typed, plain, segments
 from .pyera import CODE_BACK, HINT_TEXTS, is_code, python_hint, shown_code, without_comment
 
 BLOCK_LINES = 2048
@@ -147,7 +147,11 @@ class Scanner:
         if not self.result.nonblank and blank < len(texts) and "".join(texts).isspace():
             blank = len(texts)  # only spaces and tabs so far: still nothing to explain
         self.result.nonblank += len(texts) - blank
-        lowered = "\n".join(texts).lower()
+        joined = "\n".join(texts)
+        typed = as_typed(joined)  # what the texts are looked for in (each line keeps its place)
+        if typed != joined:
+            texts = typed.split("\n")
+        lowered = typed.lower()
         starts = list(accumulate((len(t) + 1 for t in texts), initial=0))
         # line index -> the signatures whose literal texts it holds (matches come in the order they end)
         hit: dict[int, set[int]] = {}
@@ -220,8 +224,9 @@ class Scanner:
             before = tuple((self._tail + texts[:index])[-WATCH_BACK:] if index < WATCH_BACK
                            else texts[index - WATCH_BACK:index])
             after = texts[index + 1] if index + 1 < len(texts) else ""
-            # the producers read the text as printed: a coloured traceback's control codes go
-            item = (block[index][0], plain(block[index][1]), tuple(map(plain, before)), plain(after))
+            # the producers read the text as printed: a coloured traceback's control codes go, a web
+            # page's typography is read as typed
+            item = (block[index][0], _printed(block[index][1]), tuple(map(_printed, before)), _printed(after))
             if len(result.watched) < WATCHED_PER_LOG // 2:
                 result.watched.append(item)
             else:
@@ -299,6 +304,10 @@ def _automaton(holders: dict[str, list[int]], context: frozenset[str], triggers:
                               word in watch, word if word in triggers else None))
     words.make_automaton()
     return words
+
+
+def _printed(line: str) -> str:
+    return as_typed(plain(line))
 
 
 def render_note(template: str, values: dict[str, str]) -> str:
