@@ -17,7 +17,7 @@ from tests import legacy_envs
 from tests.cli_helpers import doctor
 from tests.explain_tables import first_cause, traceback_of
 from theanodoctor.explain import explain_lines, explain_text
-from theanodoctor.explain.normalize import segments
+from theanodoctor.explain.normalize import segments, unwrapped
 from theanodoctor.explain.reader import numbered_lines, sniff_encoding
 from theanodoctor.explain.scan import EVIDENCE_PER_SIGNATURE, FIRST_SIGNIFICANT, LAST_SIGNIFICANT, Scanner
 from theanodoctor.kb_causes import signatures
@@ -265,6 +265,45 @@ def test_a_real_log_copied_from_a_web_page_gets_the_cause_the_log_itself_gets():
         typeset = [(f.cause, f.confidence) for f in explain_text(_typeset(text)).findings if f.confidence != "low"]
         assert typeset[:1] == causes[:1], log.name
     assert named >= 25
+
+
+def _console_rows(text: str, width: int = 80) -> str:
+    """``text`` as the old Windows console copies it: each long line cut into rows of its width."""
+    return "\n".join("\n".join(line[i:i + width] for i in range(0, len(line), width)) or line
+                     for line in text.split("\n"))
+
+
+def test_console_rows_of_one_line_are_read_as_that_line():
+    rows = _console_rows("TypeError: Cannot convert Type TensorType(float32, 3D) (of Variable Subtensor{::-1}.0) "
+                         "into Type TensorType(float32, (False, True, False)). You can try to manually convert "
+                         "Subtensor{::-1}.0 into a TensorType(float32, (False, True, False)).").split("\n")
+    quoted = ["    " + row for row in rows]  # posted as a markdown code block
+    for texts in (rows, quoted):
+        joined = unwrapped(texts)
+        assert len(joined) == len(texts) and joined[1:] == [""] * (len(texts) - 1)
+        assert joined[0].endswith("You can try to manually convert Subtensor{::-1}.0 into a TensorType(float32, "
+                                  "(False, True, False)).")
+    # one row of 80 characters is often just that; a rule of dashes or a new record never goes on
+    assert unwrapped([rows[0], "x"]) == [rows[0], "x"]
+    assert unwrapped(["-" * 80, "Epoch 1/5", "-" * 80, "Epoch 2/5"]) == ["-" * 80, "Epoch 1/5", "-" * 80, "Epoch 2/5"]
+    frame = ["x" * 80, "Traceback (most recent call last):", "y" * 80, "ValueError: z"]
+    assert unwrapped(frame) == frame
+
+
+@pytest.mark.parametrize("log", [
+    "logs/044-pymc5435-pymc3-ipython-nosection-blas.log",
+    "heldout/logs/h05-theano4397-cxx-quoted-tdm-gcc.log",
+    "fresh-core/logs/s022-theano6728-static-libpython-fpic.log",
+    "fresh-github/logs/f077-theanornn4-scan-float32-float64-outputs-info.log",
+    "fresh-s23-core/logs/c015-libgpuarray356-pygpu-built-with-gcc-windows.log",
+    "fresh-s27-gpu/logs/g009-deepmedic91-preallocate-more-than-free.log",
+    "fresh-trackers/logs/t045-pymc4749-seh-savexmm-find-map.log",
+    "platforms/logs/p028-dlwin3-vcvars64-bat-not-found-vs2013.log",
+])
+def test_a_real_log_copied_from_the_windows_console_gets_the_cause_the_log_itself_gets(log):
+    text = (Path(__file__).parent / "explain_corpus" / log).read_text(encoding="utf-8")
+    assert _console_rows(text) != text
+    assert first_cause(_console_rows(text)) == first_cause(text) != []
 
 
 def test_terminal_control_sequences_never_reach_the_output():

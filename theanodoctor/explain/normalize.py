@@ -43,6 +43,49 @@ _TYPOGRAPHY = str.maketrans(dict.fromkeys("\u00a0\u2002\u2003\u2004\u2005\u2006\
                             | dict.fromkeys("\u201c\u201d\u201e\u201f", '"'))
 
 
+# The old Windows console copies a long line as rows of exactly its width (80 columns), cut
+# mid-word; a row that ends so and a next one that goes on mid-word are one line. Only where the
+# log shows that pattern twice (one row of 80 characters is often just a row of 80 characters),
+# and never into a line that starts a record of its own.
+CONSOLE_WIDTH = 80
+_PASTE_PREFIX = re.compile(r"^(?:(?:\s*>)+ ?| {4}|\t)?")
+# (a word of its own after a cut is a new line: a cut falls mid-word, so only a camel-case name goes
+# on with a capital and a space)
+_RECORD_START = re.compile(r"(?:Traceback|File \"|During handling|The above exception|"
+                           r"[A-Z]\w*(?:Error|Exception|Warning)\b|(?:ERROR|WARNING|INFO|DEBUG) \(|"
+                           r"[\w./\\:-]+:\d+:|\w[\w.]*\(\d+\)|\$ |>>> |In \[|[A-Z][A-Za-z]+[ :])")
+
+
+def unwrapped(texts: list[str]) -> list[str]:
+    """``texts`` with each console-wrapped line whole on its first row and the rows it took
+    after it left empty, so that every line keeps its number."""
+    near = [i for i, size in enumerate(map(len, texts[:-1])) if CONSOLE_WIDTH <= size <= CONSOLE_WIDTH + 8]
+    if len(near) < 2:
+        return texts
+    cuts = [(i, prefix) for i in near if (prefix := _wrap_prefix(texts[i], texts[i + 1])) is not None]
+    if len(cuts) < 2:
+        return texts
+    joined = list(texts)
+    for i, prefix in reversed(cuts):  # from the end, so that a line wrapped twice is joined whole
+        joined[i] += joined[i + 1][len(prefix):]
+        joined[i + 1] = ""
+    return joined
+
+
+def _wrap_prefix(row: str, next_row: str) -> str | None:
+    """The paste's prefix (a quote mark, a code block's indentation) when ``row`` is a console row
+    cut mid-word that ``next_row`` goes on; None when it is not."""
+    if len(row) < CONSOLE_WIDTH or row[-1:].isspace():
+        return None
+    prefix = _PASTE_PREFIX.match(row)[0]  # type: ignore[index]
+    if len(row) - len(prefix) != CONSOLE_WIDTH or not next_row.startswith(prefix) or not row.strip(row[-1]):
+        return None  # (a rule of dashes is no cut row)
+    rest = next_row[len(prefix):]
+    if rest[:1] == " ":  # the cut fell before a space; more would be an indented line of its own
+        rest = rest[1:]
+    return prefix if rest and not rest[0].isspace() and not _RECORD_START.match(rest) else None
+
+
 def plain(line: str) -> str:
     """``line`` without terminal control (an IPython traceback pasted from a terminal is coloured)."""
     if "\x1b" in line:

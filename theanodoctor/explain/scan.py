@@ -21,7 +21,7 @@ import ahocorasick
 from theanodoctor.kb_causes import Signature
 
 from .context import TRIGGERS, FactReader
-from .normalize import as_typed, plain, segments
+from .normalize import as_typed, plain, segments, unwrapped
 from .pyera import CODE_BACK, HINT_TEXTS, is_code, python_hint, shown_code, without_comment
 
 BLOCK_LINES = 2048
@@ -142,6 +142,9 @@ class Scanner:
 
     def _block(self, block: list[tuple[int, str]]) -> None:
         texts = [t for _, t in block]
+        lines = unwrapped(texts)  # (console rows of one line: the first holds it whole)
+        if lines is not texts:
+            block, texts = [(number, text) for (number, _), text in zip(block, lines)], lines
         self.result.lines = block[-1][0]
         blank = texts.count("")
         if not self.result.nonblank and blank < len(texts) and "".join(texts).isspace():
