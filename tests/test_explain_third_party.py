@@ -95,6 +95,10 @@ CASES = [
      "ensure that its executables are in the $PATH.\n",
      "graphviz-pydot-missing"),
     ("FileNotFoundError: [Errno 2] \"dot\" not found in path.\n", "graphviz-pydot-missing"),
+    # PyMC3 pymc3/model_graph.py (ModelGraph.make_graph), the `graphviz` Python package missing
+    ("ImportError: This function requires the python library graphviz, along with binaries. The easiest "
+     "way to install all of this is by running\n\n\tconda install -c conda-forge python-graphviz\n",
+     "graphviz-pydot-missing"),
     # pydot v1.1.0 pydot.py:410, gone in 1.2.0; Theano rel-0.7 theano/printing.py:19
     ("  File \"/usr/lib/python2.7/site-packages/theano/printing.py\", line 19, in <module>\n"
      "    if pd.find_graphviz():\nAttributeError: 'module' object has no attribute 'find_graphviz'\n",
