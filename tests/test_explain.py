@@ -283,8 +283,10 @@ def test_console_rows_of_one_line_are_read_as_that_line():
         assert len(joined) == len(texts) and joined[1:] == [""] * (len(texts) - 1)
         assert joined[0].endswith("You can try to manually convert Subtensor{::-1}.0 into a TensorType(float32, "
                                   "(False, True, False)).")
-    # one row of 80 characters is often just that; a rule of dashes or a new record never goes on
-    assert unwrapped([rows[0], "x"]) == [rows[0], "x"]
+    # one row of 80 characters is often just that (an error message's row cut once is read whole);
+    # a rule of dashes or a new record never goes on
+    assert unwrapped(["y" * 80, "x"]) == ["y" * 80, "x"]
+    assert unwrapped([rows[0], "x"]) == [rows[0] + "x", ""]
     assert unwrapped(["-" * 80, "Epoch 1/5", "-" * 80, "Epoch 2/5"]) == ["-" * 80, "Epoch 1/5", "-" * 80, "Epoch 2/5"]
     frame = ["x" * 80, "Traceback (most recent call last):", "y" * 80, "ValueError: z"]
     assert unwrapped(frame) == frame

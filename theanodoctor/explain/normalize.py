@@ -45,26 +45,31 @@ _TYPOGRAPHY = str.maketrans(dict.fromkeys("\u00a0\u2002\u2003\u2004\u2005\u2006\
 
 # The old Windows console copies a long line as rows of exactly its width (80 columns), cut
 # mid-word; a row that ends so and a next one that goes on mid-word are one line. Only where the
-# log shows that pattern twice (one row of 80 characters is often just a row of 80 characters),
-# and never into a line that starts a record of its own.
+# log shows that pattern twice (one row of 80 characters is often just a row of 80 characters) or
+# the row is an error message's, and never into a line that starts a record of its own.
 CONSOLE_WIDTH = 80
 _PASTE_PREFIX = re.compile(r"^(?:(?:\s*>)+ ?| {4}|\t)?")
 # (a word of its own after a cut is a new line: a cut falls mid-word, so only a camel-case name goes
 # on with a capital and a space)
 _RECORD_START = re.compile(r"(?:Traceback|File \"|During handling|The above exception|"
                            r"[A-Z]\w*(?:Error|Exception|Warning)\b|(?:ERROR|WARNING|INFO|DEBUG) \(|"
-                           r"[\w./\\:-]+:\d+:|\w[\w.]*\(\d+\)|\$ |>>> |In \[|[A-Z][A-Za-z]+[ :])")
+                           r"[\w./\\:-]+:\d+:|\w[\w.]*\(\d+\)|\$ |>>> |In \[|```|[A-Z][A-Za-z]+[ :])")
+# an exception's message, Theano's logger's or its old back-end's banner: cut once, still read whole
+_MESSAGE_ROW = re.compile(r"\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning)\s*:|(?:ERROR|WARNING) \(theano|"
+                          r"Using gpu device")
 
 
 def unwrapped(texts: list[str]) -> list[str]:
     """``texts`` with each console-wrapped line whole on its first row and the rows it took
     after it left empty, so that every line keeps its number."""
     near = [i for i, size in enumerate(map(len, texts[:-1])) if CONSOLE_WIDTH <= size <= CONSOLE_WIDTH + 8]
-    if len(near) < 2:
+    if not near:
         return texts
     cuts = [(i, prefix) for i in near if (prefix := _wrap_prefix(texts[i], texts[i + 1])) is not None]
     if len(cuts) < 2:
-        return texts
+        cuts = [(i, prefix) for i, prefix in cuts if _MESSAGE_ROW.match(texts[i], len(prefix))]
+        if not cuts:
+            return texts
     joined = list(texts)
     for i, prefix in reversed(cuts):  # from the end, so that a line wrapped twice is joined whole
         joined[i] += joined[i + 1][len(prefix):]
