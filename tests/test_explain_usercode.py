@@ -55,9 +55,9 @@ REAL = {"shape": "model-shape-mismatch", "unused": "model-function-inputs", "mis
         "index": "model-index-out-of-bounds", "ndim": "model-function-inputs", "variable": "model-function-inputs",
         "givens": "model-broadcastable-mismatch", "update": "model-broadcastable-mismatch",
         "scan_rank": "scan-state-rank-mismatch", "bool": "model-graph-type-error"}
-# the cases whose message is Theano's check of a function's input, theano.grad's of a variable the cost
+# the cases whose message is Theano's check of a function's inputs, theano.grad's of a variable the cost
 # does not use, or a variable's refusal to be a Python bool, which state the fault outright
-STATED = {"unused", "ndim", "variable", "disconnected", "bool"}
+STATED = {"unused", "missing", "ndim", "variable", "disconnected", "bool"}
 
 
 @pytest.fixture(scope="module")
@@ -228,6 +228,14 @@ def test_user_error_rows_are_validated_at_load(fake_profiles: dict[str, str], ca
         kb_causes.signatures()
 
 
+def test_a_missing_input_in_pymc3s_own_compile_is_no_function_call_of_the_users(real_errors: dict[str, str]) -> None:
+    # PyMC3 compiles the model's functions itself: there the missing input is its, named only as a hint
+    header = "Traceback (most recent call last):\n"
+    frame = '  File "/env/lib/python3.7/site-packages/pymc3/sampling.py", line 1, in sample\n'
+    inside = real_errors["missing"].replace(header, header + frame, 1)
+    assert [(f.cause, f.confidence) for f in explain_text(inside).findings][:1] == [("model-function-inputs", "low")]
+
+
 def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     causes = kb_causes.causes()
     user = {c.id for c in causes.values() if c.user_error}
@@ -236,7 +244,8 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     levels = {s.id: s.confidence for s in kb_causes.signatures() if s.cause in user}
     assert "high" not in levels.values()
     # medium only where the library's own check states the fault outright: Theano's checks of a
-    # function's inputs (the missing one it names: Keras' learning phase) and of a scan state's type,
+    # function's inputs (an unused one, a missing one outside PyMC3's own compiles, Keras' learning
+    # phase) and of a scan state's type,
     # an Op with no grad reached by theano.grad, the
     # softmax cross-entropy's check of the class labels, the old ConvOp's check of the shapes it was
     # built for, Keras' sample-count check, AdvancedSubtensor1's refusal of float indices, theano.grad's
@@ -244,7 +253,8 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     # check that the model's log-probability is finite at the start point and that a model is open, Keras'
     # check of the arrays' shapes against the model's, Blocks' check that a brick is configured
     assert {sid for sid, level in levels.items() if level == "medium"} == {
-        "theano-function-unused-input", "theano-input-wrong-ndim", "theano-op-without-grad",
+        "theano-function-unused-input", "theano-function-missing-input", "theano-input-wrong-ndim",
+        "theano-op-without-grad",
         "keras-arrays-sample-counts-differ", "theano-scan-recurrent-broadcast", "theano-softmax-label-out-of-bounds",
         "theano-convop-build-shape", "keras-learning-phase-not-given", "theano-float-index-vector",
         "theano-grad-disconnected-input", "theano-variable-as-bool", "pymc3-bad-initial-energy",
