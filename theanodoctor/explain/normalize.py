@@ -49,6 +49,7 @@ _TYPOGRAPHY = str.maketrans(dict.fromkeys("\u00a0\u2002\u2003\u2004\u2005\u2006\
 # the row is an error message's, and never into a line that starts a record of its own.
 CONSOLE_WIDTH = 80
 _PASTE_PREFIX = re.compile(r"^(?:(?:\s*>)+ ?| {4}|\t)?")
+_ROW_SIZES = frozenset(range(CONSOLE_WIDTH, CONSOLE_WIDTH + 9))  # a row with a paste's prefix
 # (a word of its own after a cut is a new line: a cut falls mid-word, so only a camel-case name goes
 # on with a capital and a space)
 _RECORD_START = re.compile(r"(?:Traceback|File \"|During handling|The above exception|"
@@ -62,7 +63,9 @@ _MESSAGE_ROW = re.compile(r"\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning)\
 def unwrapped(texts: list[str]) -> list[str]:
     """``texts`` with each console-wrapped line whole on its first row and the rows it took
     after it left empty, so that every line keeps its number."""
-    near = [i for i, size in enumerate(map(len, texts[:-1])) if CONSOLE_WIDTH <= size <= CONSOLE_WIDTH + 8]
+    if _ROW_SIZES.isdisjoint(map(len, texts)):  # (in C: most blocks hold no row of that size)
+        return texts
+    near = [i for i, size in enumerate(map(len, texts[:-1])) if size in _ROW_SIZES]
     if not near:
         return texts
     cuts = [(i, prefix) for i in near if (prefix := _wrap_prefix(texts[i], texts[i + 1])) is not None]

@@ -155,7 +155,7 @@ class Scanner:
         if typed != joined:
             texts = typed.split("\n")
         lowered = typed.lower()
-        starts = list(accumulate((len(t) + 1 for t in texts), initial=0))
+        starts = list(accumulate(map((1).__add__, map(len, texts)), initial=0))  # (each line and its break)
         # line index -> the signatures whose literal texts it holds (matches come in the order they end)
         hit: dict[int, set[int]] = {}
         seen = self.result.context_seen
