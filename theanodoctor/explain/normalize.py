@@ -1,4 +1,4 @@
-"""Turn one raw log line into the text segments the signatures are matched against.
+"""Turn raw log lines into the text segments the signatures are matched against.
 
 Real logs carry messages inside Python reprs: ``b'Could not load "nvrtc64_70.dll": The
 specified module could not be found.\\r\\n'``, or Theano's compile errors joined into one
@@ -13,7 +13,8 @@ or a mail archive left (`&quot;`), non-breaking and other typographic spaces, an
 a blog or a word processor puts for ASCII ones; such a line is also handed out as it was pasted,
 tried after, since a typographic quote can itself be the fault (a flag pasted with them). A
 plain Windows path (``C:\\CUDA\\v10.2\\bin\\nvrtc64_102_0.dll``) holds a ``\\n`` that is no line
-break, so only lines that look like a repr are split."""
+break, so only lines that look like a repr are split. Before any of this, the rows the old Windows
+console cut from one long line are joined again (``unwrapped``, over a block of lines)."""
 
 from __future__ import annotations
 
@@ -47,9 +48,9 @@ _TYPOGRAPHY = str.maketrans(dict.fromkeys("\u00a0\u2002\u2003\u2004\u2005\u2006\
 # mid-word; a row that ends so and a next one that goes on mid-word are one line. Only where the
 # log shows that pattern twice (one row of 80 characters is often just a row of 80 characters) or
 # the row is an error message's, and never into a line that starts a record of its own.
-CONSOLE_WIDTH = 80
+_CONSOLE_WIDTH = 80
 _PASTE_PREFIX = re.compile(r"^(?:(?:\s*>)+ ?| {4}|\t)?")
-_ROW_SIZES = frozenset(range(CONSOLE_WIDTH, CONSOLE_WIDTH + 9))  # a row with a paste's prefix
+_ROW_SIZES = frozenset(range(_CONSOLE_WIDTH, _CONSOLE_WIDTH + 9))  # a row with a paste's prefix
 # (a word of its own after a cut is a new line: a cut falls mid-word, so only a camel-case name goes
 # on with a capital and a space)
 _RECORD_START = re.compile(r"(?:Traceback|File \"|During handling|The above exception|"
@@ -83,10 +84,10 @@ def unwrapped(texts: list[str]) -> list[str]:
 def _wrap_prefix(row: str, next_row: str) -> str | None:
     """The paste's prefix (a quote mark, a code block's indentation) when ``row`` is a console row
     cut mid-word that ``next_row`` goes on; None when it is not."""
-    if len(row) < CONSOLE_WIDTH or row[-1:].isspace():
+    if len(row) < _CONSOLE_WIDTH or row[-1:].isspace():
         return None
     prefix = _PASTE_PREFIX.match(row)[0]  # type: ignore[index]
-    if len(row) - len(prefix) != CONSOLE_WIDTH or not next_row.startswith(prefix) or not row.strip(row[-1]):
+    if len(row) - len(prefix) != _CONSOLE_WIDTH or not next_row.startswith(prefix) or not row.strip(row[-1]):
         return None  # (a rule of dashes is no cut row)
     rest = next_row[len(prefix):]
     if rest[:1] == " ":  # the cut fell before a space; more would be an indented line of its own
