@@ -13,7 +13,7 @@ import pytest
 from tests.explain_sets import all_cases
 from theanodoctor import kb_era
 from theanodoctor.explain import explain_text
-from theanodoctor.explain.normalize import segments
+from theanodoctor.explain.normalize import as_typed, segments, unwrapped
 from theanodoctor.explain.pyera import is_code, shown_code, without_comment
 from theanodoctor.explain.reader import numbered_lines
 from theanodoctor.explain.scan import Scanner
@@ -120,16 +120,21 @@ def test_context_seen_is_what_a_plain_search_of_every_real_log_finds():
 def test_signatures_hit_where_a_plain_search_of_every_real_log_finds_their_texts():
     """The automaton gives each line only the signatures whose texts it holds; over every real log
     (in blocks of 7 lines, so matches sit at block edges too) the hits must be those of a plain
-    search: each line tried against every signature of the catalogue."""
+    search: each line tried against every signature of the catalogue. Both read the lines as the
+    scan does: a console row cut from a line joined to it (in its block), a web page's typography
+    read as typed."""
     sigs = signatures()
     for case in all_cases():
         lines = list(numbered_lines(io.BytesIO(case.log.read_bytes())))
+        blocks = [lines[i:i + 7] for i in range(0, len(lines), 7)]
         scanner = Scanner(sigs)
-        scanner.feed_blocks(lines[i:i + 7] for i in range(0, len(lines), 7))
+        scanner.feed_blocks(blocks)
+        lines = [(number, text) for block in blocks
+                 for (number, _), text in zip(block, unwrapped([text for _, text in block]))]
         expected: dict[str, list[int]] = {}
-        texts = [text for _, text in lines]
+        texts = [as_typed(text) for _, text in lines]
         for at, (number, text) in enumerate(lines):
-            lowered, parts = text.lower(), segments(text)
+            lowered, parts = texts[at].lower(), segments(text)
             if is_code(texts, at):  # a comment in the code a traceback quotes is no message
                 parts = [code for code in map(without_comment, parts) if code] or [""]
             for sig in sigs:
