@@ -8,7 +8,8 @@ same text has gone through one of these (each a shape real posts take):
 - ``quoted``: a reply quoting the log (``> `` before every line);
 - ``indented``: a markdown code block (four spaces before every line).
 
-In-process (`explain_stream`, no Theano imported); a quality measure, not a timing.
+The shapes are tests/explain_pastes.py's. In-process (`explain_stream`, no Theano imported); a
+quality measure, not a timing.
 
     python benchmarks/bench_explain_paste.py [--only web,console] [--show N]
 """
@@ -16,43 +17,15 @@ In-process (`explain_stream`, no Theano imported); a quality measure, not a timi
 from __future__ import annotations
 
 import argparse
-import html
 import io
-import re
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from tests.explain_pastes import PASTES  # noqa: E402
 from tests.explain_sets import all_cases  # noqa: E402
 from theanodoctor.explain import explain_stream  # noqa: E402
-
-
-def web(text: str) -> str:
-    quoted = re.sub(r'"([^"\n]*)"', "\u201c\\1\u201d", text).replace("'", "\u2019")
-    return html.escape(quoted, quote=False).replace(" ", "\u00a0")
-
-
-def console(text: str, width: int = 80) -> str:
-    return "\n".join("\n".join(line[i:i + width] for i in range(0, len(line), width)) or line
-                     for line in text.split("\n"))
-
-
-def ci(text: str) -> str:
-    return "\n".join(f"2021-03-04T10:11:{n % 60:02d}.1234567Z {line}" for n, line in enumerate(text.split("\n")))
-
-
-def quoted(text: str) -> str:
-    return "\n".join("> " + line for line in text.split("\n"))
-
-
-def indented(text: str) -> str:
-    return "\n".join("    " + line for line in text.split("\n"))
-
-
-PASTES: dict[str, Callable[[str], str]] = {"web": web, "console": console, "ci": ci, "quoted": quoted,
-                                           "indented": indented}
 
 
 def first_cause(text: str) -> list[str]:

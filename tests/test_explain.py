@@ -7,7 +7,6 @@ import codecs
 import io
 import json
 import os
-import re
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ import yaml
 
 from tests import legacy_envs
 from tests.cli_helpers import doctor
+from tests.explain_pastes import console, web
 from tests.explain_tables import first_cause, traceback_of
 from theanodoctor.explain import explain_lines, explain_text
 from theanodoctor.explain.normalize import segments, unwrapped
@@ -247,12 +247,6 @@ def test_a_web_pages_typography_is_read_as_typed_and_the_pasted_line_is_kept():
     assert first_cause(pasted) == ["nvcc-flags-bad-quotes"]
 
 
-def _typeset(text: str) -> str:
-    """``text`` as a blog or a mail archive shows it: curly quotes, entities, non-breaking spaces."""
-    quoted = re.sub(r'"([^"\n]*)"', "\u201c\\1\u201d", text).replace("'", "\u2019")
-    return quoted.replace("<", "&lt;").replace(">", "&gt;").replace(" ", "\u00a0")
-
-
 def test_a_real_log_copied_from_a_web_page_gets_the_cause_the_log_itself_gets():
     logs = sorted((Path(__file__).parent / "explain_corpus").glob("*/logs/*.log"))[::40]
     named = 0
@@ -262,19 +256,13 @@ def test_a_real_log_copied_from_a_web_page_gets_the_cause_the_log_itself_gets():
         if not causes:
             continue
         named += 1
-        typeset = [(f.cause, f.confidence) for f in explain_text(_typeset(text)).findings if f.confidence != "low"]
+        typeset = [(f.cause, f.confidence) for f in explain_text(web(text)).findings if f.confidence != "low"]
         assert typeset[:1] == causes[:1], log.name
     assert named >= 25
 
 
-def _console_rows(text: str, width: int = 80) -> str:
-    """``text`` as the old Windows console copies it: each long line cut into rows of its width."""
-    return "\n".join("\n".join(line[i:i + width] for i in range(0, len(line), width)) or line
-                     for line in text.split("\n"))
-
-
 def test_console_rows_of_one_line_are_read_as_that_line():
-    rows = _console_rows("TypeError: Cannot convert Type TensorType(float32, 3D) (of Variable Subtensor{::-1}.0) "
+    rows = console("TypeError: Cannot convert Type TensorType(float32, 3D) (of Variable Subtensor{::-1}.0) "
                          "into Type TensorType(float32, (False, True, False)). You can try to manually convert "
                          "Subtensor{::-1}.0 into a TensorType(float32, (False, True, False)).").split("\n")
     quoted = ["    " + row for row in rows]  # posted as a markdown code block
@@ -304,8 +292,8 @@ def test_console_rows_of_one_line_are_read_as_that_line():
 ])
 def test_a_real_log_copied_from_the_windows_console_gets_the_cause_the_log_itself_gets(log):
     text = (Path(__file__).parent / "explain_corpus" / log).read_text(encoding="utf-8")
-    assert _console_rows(text) != text
-    assert first_cause(_console_rows(text)) == first_cause(text) != []
+    assert console(text) != text
+    assert first_cause(console(text)) == first_cause(text) != []
 
 
 def test_terminal_control_sequences_never_reach_the_output():
