@@ -73,6 +73,15 @@ def test_the_value_in_the_message_reaches_the_note(tmp_path):
     assert any("notacpu2026" in e.note for e in first.evidence)
 
 
+@pytest.mark.parametrize("header", ["absent_lib/Core", "absent_lib_config.hpp"])
+def test_a_library_header_the_op_includes_is_named_and_asks_which_library_provides_it(tmp_path, header):
+    stderr = _compile(tmp_path, f"#include <{header}>\nint f() {{ return 1; }}\n")
+    for log in (stderr, _theano_failure(stderr, tmp_path)):
+        first = explain_text(log).findings[0]
+        assert (first.cause, first.confidence, first.values.get("header")) == ("compile-failed", "medium", header)
+        assert first.asks
+
+
 def test_gcc10_spelling_of_m64_still_means_another_architecture():
     log = "aarch64-linux-gnu-g++: error: unrecognized command-line option '-m64'\nCompilation failed (return status=1)"
     assert explain_text(log).findings[0].cause == "theano-arch-flag-on-arm"
