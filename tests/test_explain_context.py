@@ -249,7 +249,24 @@ def test_a_warning_is_no_answer_to_a_failed_run_once_what_explained_it_is_contra
            "Traceback (most recent call last):\n  File \"/home/ana/rllab/run.py\", line 3, in <module>\n"
            "ZeroDivisionError: division by zero\n")
     assert explain_text(log).recognised == ()
-    assert _finding(log, "old-gpu-backend").context[0].startswith("The log shows the old GPU back-end in use")
+    deprecated = _finding(log, "old-gpu-backend")
+    assert (deprecated.confidence, deprecated.informational, deprecated.fix) == ("low", True, None)
+    assert deprecated.remedy.startswith("The log shows the old GPU back-end in use")
+
+
+def test_the_old_backends_deprecation_is_informational_while_it_runs_and_comes_after_other_warnings():
+    deprecated = ("WARNING (theano.sandbox.cuda): The cuda backend is deprecated and will be removed in the next "
+                  "release (v0.10).  Please switch to the gpuarray backend.\n")
+    alone = _finding(deprecated, "old-gpu-backend")
+    assert alone.confidence == "medium" and not alone.informational and alone.fix == "theanorc-device"
+    running = explain_text(f"{deprecated}{OLD_BANNER}\n").findings
+    assert [(f.cause, f.confidence, f.informational, f.fix) for f in running] == [
+        ("old-gpu-backend", "medium", True, None)]
+    # a warning that asks for a change is named before it
+    floatx = ("WARNING (theano.sandbox.cuda): CudaNdarrayType only supports dtype float32 for now. Tried using "
+              "dtype float64 for variable None\n")
+    both = explain_text(f"{deprecated}{OLD_BANNER}\n{floatx}").findings
+    assert [f.cause for f in both] == ["floatx-not-float32-on-old-gpu", "old-gpu-backend"]
 
 
 def _cause(**conditions: tuple[kb_conditions.Condition, ...]) -> kb_causes.Cause:

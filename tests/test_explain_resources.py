@@ -133,6 +133,11 @@ def test_ipythons_header_names_a_memory_error_the_post_cut_off():
     # another exception's header, or the words in prose, name nothing
     assert first_cause(IPYTHON_CUT.replace("MemoryError   ", "ValueError    ")) != ["host-out-of-memory"]
     assert first_cause("I think it is a MemoryError Traceback (most recent call last) problem\n") == []
+    # the header above the old back-end's own message, which names device memory: not the host's
+    # (Theano rel-0.9.0 theano/sandbox/cuda/cuda_ndarray.cu device_malloc, with a CNMeM status)
+    device = (IPYTHON_CUT + "\nMemoryError: ('Error allocating 411041792 bytes of device memory "
+              "(CNMEM_STATUS_CUDA_ERROR).', \"you might consider using 'theano.shared(..., borrow=True)'\")\n")
+    assert ("host-out-of-memory", "medium") not in _found(device)
 
 
 # linux v4.9 and v5.4 mm/oom_kill.c (oom_kill_process), as dmesg shows them.
@@ -325,6 +330,23 @@ def test_an_s3_error_document_instead_of_the_weights_is_named():
                 "<Message>Access Denied</Message>\n<RequestId>49776127F6B192E1</RequestId>\n</Error>\n")
         assert first_cause(text) == ["pretrained-weights-unavailable"]
         assert_sourced([(text, "pretrained-weights-unavailable")])
+
+
+@pytest.mark.parametrize("text", [
+    # Keras 1.2.2 keras/utils/data_utils.py:109-117 (get_file's error_msg) on the course's vgg16.py address
+    "Exception: URL fetch failure on http://www.platform.ai/models/vgg16.h5: None -- [Errno -2] Name or service "
+    "not known\n",
+    # requests (the course's utils downloading its data) naming the host
+    "ConnectionError: HTTPConnectionPool(host='platform.ai', port=80): Max retries exceeded with url: "
+    "/data/dogscats.zip\n",
+])
+def test_the_fastai_courses_retired_address_is_the_file_moved_not_the_network(text):
+    finding = explain_text(text).findings[0]
+    assert (finding.cause, finding.confidence) == ("pretrained-weights-unavailable", "high")
+    assert any("files.fast.ai" in e.note for e in finding.evidence)
+    assert_sourced([(text, "pretrained-weights-unavailable")])
+    # another host's failure stays Keras' download failure
+    assert first_cause(text.replace("platform.ai", "example.org"))[:1] != ["pretrained-weights-unavailable"]
 
 
 def test_an_hdf5_file_that_cannot_be_locked_is_named():

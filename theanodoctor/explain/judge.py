@@ -5,7 +5,8 @@ causes.yaml, kb_conditions.py):
 - a cause the log's facts contradict (a need the log shows unmet, an exclusion it shows) is only
   a possibility (low), with the contradicting fact in its `context`;
 - a warning whose cause is informational under a fact the log shows (cuDNN in use after the
-  "more recent than Theano" warning) says so in place of its remedy: nothing needs changing;
+  "more recent than Theano" warning) says so in place of its remedy, and offers no repair:
+  nothing needs changing;
 - a finding that is low only because its signature asks for a fact (the row's own confidence,
   not lowered for a missing context or for a warning in a failed run) is raised to medium when
   the log shows every fact of its cause's `confirmed_by`, and they hold."""
@@ -50,7 +51,7 @@ def _judged(finding: Finding, cause: Cause, facts: dict[str, Fact], values: dict
     if finding.warning and informational:
         fact = facts[informational[0].fact]
         said = f"The log shows {fact.says()}: this warning is informational, nothing needs changing for it."
-        return replace(finding, remedy=said)
+        return replace(finding, remedy=said, fix=None, informational=True)  # (no repair offered for what works)
     if asking and finding.confidence == "low" and cause.confirmed_by and not (finding.warning or finding.logged) \
             and not cause.generic and all(holds(c, values) is True for c in cause.confirmed_by):
         shown = "; ".join(facts[c.fact].says() for c in cause.confirmed_by)

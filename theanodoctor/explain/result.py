@@ -50,6 +50,7 @@ class Finding:
     consequence_of: str | None = None
     asks: tuple[str, ...] = ()  # facts the log lacks that would decide between this cause and others
     context: tuple[str, ...] = ()  # what the log shows that lowered or raised this finding's confidence (judge.py)
+    informational: bool = False  # a warning the log shows changed nothing (judge.py): nothing to do
 
 
 @dataclass(frozen=True)
@@ -155,11 +156,12 @@ def _renewed_after(number: int, text: str) -> int | None:
 def order(findings: list[Finding], causes: dict[str, Cause], final_line: int | None,
           renewed: int | None = None) -> list[Finding]:
     """Root cause first: a cause another found cause explains comes after it (unless only a low
-    hint explains a stated one); errors before warnings, errors Theano only logs (and goes on
-    after) after the others, a generic symptom after specific causes, a low hint after stated
-    findings; then one not only above the post's last words of a new error (line ``renewed``,
-    RENEWED or GONE: what the post says came after it, however sure that one is), then by confidence, then
-    what the final exception line says (or a cause of that), then by where it appears first."""
+    hint explains a stated one); errors before warnings, a warning the log shows changed nothing
+    (informational) after the other warnings, errors Theano only logs (and goes on after) after
+    the others, a generic symptom after specific causes, a low hint after stated findings; then
+    one not only above the post's last words of a new error (line ``renewed``, RENEWED or GONE:
+    what the post says came after it, however sure that one is), then by confidence, then what the
+    final exception line says (or a cause of that), then by where it appears first."""
     level = {f.cause: f.confidence for f in findings}
     explained_by: dict[str, str] = {}
     for cause_id in level:
@@ -176,7 +178,8 @@ def order(findings: list[Finding], causes: dict[str, Cause], final_line: int | N
         # what the final exception says, or a cause of it
         on_final = f.cause in said_last or any(c in said_last for c in causes[f.cause].explains)
         replaced = renewed is not None and all(e.line < renewed for e in f.evidence)
-        return (f.consequence_of is not None, f.warning, f.logged, causes[f.cause].generic, f.confidence == "low",
+        return (f.consequence_of is not None, f.warning, f.informational, f.logged, causes[f.cause].generic,
+                f.confidence == "low",
                 replaced, RANK[f.confidence], not on_final, first)
 
     return sorted(marked, key=key)
