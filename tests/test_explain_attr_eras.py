@@ -134,3 +134,15 @@ def test_the_codes_subclass_of_a_keras_1_layer_on_real_keras_208(legacy_python: 
     # a class of the code's whose traceback runs through no library module: nothing to take it for
     assert not _attr_findings('Traceback (most recent call last):\n  File "snippet.py", line 4, in build\n'
                               "AttributeError: 'PeepholeLSTM' object has no attribute 'initial_weights'")
+
+
+def test_keras_training_calls_in_the_code_name_keras_where_the_log_does_not() -> None:
+    # IPython's frame of a notebook training a Keras 1 model on a Keras 1 iterator's count (`.N`, Keras
+    # 1.0.4-1.2.0); nothing else names Keras
+    frame = ("<ipython-input-3-8c242dc5aa18> in fit_model(model, batches, nb_epoch)\n"
+             "----> 2     model.fit_generator(batches, samples_per_epoch=batches.N, nb_epoch=nb_epoch)\n\n")
+    message = "AttributeError: 'NumpyArrayIterator' object has no attribute 'N'\n"
+    (named,) = _attr_findings(frame + message)
+    assert (named.cause, named.confidence) == ("keras-version-mismatch", "medium")
+    (alone,) = _attr_findings(message)
+    assert alone.confidence == "low" and any("the log does not name Keras" in a for a in alone.asks)

@@ -31,9 +31,11 @@ CASES = {
     "shape": lambda: theano.function([x, y], x + y)(np.ones(2), np.ones(3)),
     "unused": lambda: theano.function([x, y], x * 2),
     "missing": lambda: theano.function([x], x + y),
+    "call_missing": lambda: theano.function([x, y], x + y)(np.ones(2)),
     "disconnected": lambda: T.grad((x ** 2).sum(), y),
     "astensor": lambda: T.mean(i for i in [x]),
     "nan": lambda: theano.function([x], T.log(x), mode=NanGuardMode(True, True, False))(-np.ones(2)),
+    "debug_inf": lambda: theano.function([x], 10 / x, mode="DebugMode")(np.zeros(1)),
     "index": lambda: theano.function([x, i], x[i])(np.ones(3), [5]),
     "ndim": lambda: theano.function([m], m * 2, name="train")(np.ones(3)),
     "variable": lambda: theano.function([x], x * 2)(y),
@@ -51,13 +53,15 @@ for name, case in CASES.items():
     sys.stdout.flush()
 '''
 REAL = {"shape": "model-shape-mismatch", "unused": "model-function-inputs", "missing": "model-function-inputs",
+        "call_missing": "model-function-inputs", "debug_inf": "model-numerics-nan",
         "disconnected": "model-gradient-undefined", "astensor": "model-graph-type-error", "nan": "model-numerics-nan",
         "index": "model-index-out-of-bounds", "ndim": "model-function-inputs", "variable": "model-function-inputs",
         "givens": "model-broadcastable-mismatch", "update": "model-broadcastable-mismatch",
         "scan_rank": "scan-state-rank-mismatch", "bool": "model-graph-type-error"}
 # the cases whose message is Theano's check of a function's inputs, theano.grad's of a variable the cost
-# does not use, or a variable's refusal to be a Python bool, which state the fault outright
-STATED = {"unused", "missing", "ndim", "variable", "disconnected", "bool"}
+# does not use, a variable's refusal to be a Python bool, or DebugMode's of a non-finite value, which state
+# the fault outright
+STATED = {"unused", "missing", "call_missing", "ndim", "variable", "disconnected", "bool", "debug_inf"}
 
 
 @pytest.fixture(scope="module")
@@ -236,6 +240,15 @@ def test_a_missing_input_in_pymc3s_own_compile_is_no_function_call_of_the_users(
     assert [(f.cause, f.confidence) for f in explain_text(inside).findings][:1] == [("model-function-inputs", "low")]
 
 
+@pytest.mark.parametrize("library", ["keras/engine/training.py", "pymc3/sampling.py", "arviz/data/io_pymc3.py"])
+def test_a_call_without_an_input_inside_a_library_that_calls_the_function_itself_is_a_hint(
+        real_errors: dict[str, str], library: str) -> None:
+    header = "Traceback (most recent call last):\n"
+    frame = f'  File "/env/lib/python3.7/site-packages/{library}", line 1, in fit\n'
+    inside = real_errors["call_missing"].replace(header, header + frame, 1)
+    assert [(f.cause, f.confidence) for f in explain_text(inside).findings][:1] == [("model-function-inputs", "low")]
+
+
 def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     causes = kb_causes.causes()
     user = {c.id for c in causes.values() if c.user_error}
@@ -244,22 +257,23 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     levels = {s.id: s.confidence for s in kb_causes.signatures() if s.cause in user}
     assert "high" not in levels.values()
     # medium only where the library's own check states the fault outright: Theano's checks of a
-    # function's inputs (an unused one, a missing one outside PyMC3's own compiles, Keras' learning
-    # phase) and of a scan state's type,
+    # function's inputs (an unused one, a missing one outside PyMC3's own compiles, a call without one
+    # outside the libraries that call it themselves, Keras' learning phase) and of a scan state's type,
     # an Op with no grad reached by theano.grad, the
     # softmax cross-entropy's check of the class labels, the old ConvOp's check of the shapes it was
     # built for, Keras' sample-count check, AdvancedSubtensor1's refusal of float indices, theano.grad's
     # check that the cost depends on each variable, a variable's refusal to be a Python bool, PyMC3's
     # check that the model's log-probability is finite at the start point and that a model is open, Keras'
-    # check of the arrays' shapes against the model's, Blocks' check that a brick is configured
+    # check of the arrays' shapes against the model's, Blocks' check that a brick is configured, DebugMode's
+    # check that every value computed is finite
     assert {sid for sid, level in levels.items() if level == "medium"} == {
         "theano-function-unused-input", "theano-function-missing-input", "theano-input-wrong-ndim",
-        "theano-op-without-grad",
+        "theano-function-call-missing-input", "theano-op-without-grad",
         "keras-arrays-sample-counts-differ", "theano-scan-recurrent-broadcast", "theano-softmax-label-out-of-bounds",
         "theano-convop-build-shape", "keras-learning-phase-not-given", "theano-float-index-vector",
         "theano-grad-disconnected-input", "theano-variable-as-bool", "pymc3-bad-initial-energy",
         "pymc-initial-evaluation-failed", "pymc3-distribution-outside-model", "keras-error-when-checking-shape",
-        "blocks-config-not-set"}
+        "blocks-config-not-set", "debugmode-non-finite"}
 
 
 # a classifier of 2 outputs trained on labels 0..2: the cross-entropy's forward op (y_i value out of
