@@ -29,6 +29,7 @@ x, y, m, i, r = T.dvector("x"), T.dvector("y"), T.dmatrix("m"), T.lvector("i"), 
 s = theano.shared(np.zeros((1, 3)), broadcastable=(True, False), name="s")
 CASES = {
     "shape": lambda: theano.function([x, y], x + y)(np.ones(2), np.ones(3)),
+    "dot": lambda: theano.function([m], T.dot(m, m))(np.ones((2, 3))),  # numpy's dot: shapes not aligned
     "unused": lambda: theano.function([x, y], x * 2),
     "missing": lambda: theano.function([x], x + y),
     "call_missing": lambda: theano.function([x, y], x + y)(np.ones(2)),
@@ -52,16 +53,18 @@ for name, case in CASES.items():
         traceback.print_exc(file=sys.stdout)
     sys.stdout.flush()
 '''
-REAL = {"shape": "model-shape-mismatch", "unused": "model-function-inputs", "missing": "model-function-inputs",
+REAL = {"shape": "model-shape-mismatch", "dot": "model-shape-mismatch", "unused": "model-function-inputs",
+        "missing": "model-function-inputs",
         "call_missing": "model-function-inputs", "debug_inf": "model-numerics-nan",
         "disconnected": "model-gradient-undefined", "astensor": "model-graph-type-error", "nan": "model-numerics-nan",
         "index": "model-index-out-of-bounds", "ndim": "model-function-inputs", "variable": "model-function-inputs",
         "givens": "model-broadcastable-mismatch", "update": "model-broadcastable-mismatch",
         "scan_rank": "scan-state-rank-mismatch", "bool": "model-graph-type-error"}
-# the cases whose message is Theano's check of a function's inputs, theano.grad's of a variable the cost
-# does not use, a variable's refusal to be a Python bool, or DebugMode's of a non-finite value, which state
-# the fault outright
-STATED = {"unused", "missing", "call_missing", "ndim", "variable", "disconnected", "bool", "debug_inf"}
+# the cases whose message is Theano's check of a function's inputs, of the shapes an op is given (in a
+# graph of the code's own on the CPU), theano.grad's of a variable the cost does not use, a variable's
+# refusal to be a Python bool, or DebugMode's of a non-finite value, which state the fault outright
+STATED = {"unused", "missing", "call_missing", "shape", "dot", "ndim", "variable", "disconnected", "bool",
+          "debug_inf"}
 
 
 @pytest.fixture(scope="module")
@@ -132,9 +135,12 @@ def test_upstream_user_errors_are_named_below_high_with_a_source(text: str, caus
     assert [f.cause for f in found.findings][:1] == [cause]
     first = found.findings[0]
     # medium only where the check states the fault: Theano's of a function's input ("Bad input argument
-    # ..."), PyMC3's of the start point's log-probability, Keras' of the arrays against the model; else low
+    # ..."), PyMC3's of the start point's log-probability, Keras' of the arrays against the model, Theano's
+    # of an op's shapes on the CPU (the GPU's is a hint); else low
     stated = ("Bad input argument", "Bad initial energy", "Initial evaluation of model", "Error when checking")
-    assert first.confidence == ("medium" if any(s in text for s in stated) else "low")
+    shapes = ("Input dimension mis-match", "Shape mismatch: x has", "dimension mismatch in args to gemm")
+    medium = any(s in text for s in stated) or (any(s in text for s in shapes) and "Gpu" not in text)
+    assert first.confidence == ("medium" if medium else "low")
     assert found.recognised == (() if first.confidence == "low" else (first,))
     assert first.remedy and problem(first.source) is None
     assert first.signature_sources and all(problem(s) is None for s in first.signature_sources)
@@ -256,7 +262,8 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     assert all(causes[c].fix is None for c in user)
     levels = {s.id: s.confidence for s in kb_causes.signatures() if s.cause in user}
     assert "high" not in levels.values()
-    # medium only where the library's own check states the fault outright: Theano's checks of a
+    # medium only where the library's own check states the fault outright: Theano's checks of the
+    # shapes an op is given (not in a graph Keras or Lasagne built, nor on the GPU) and of a
     # function's inputs (an unused one, a missing one outside PyMC3's own compiles, a call without one
     # outside the libraries that call it themselves, Keras' learning phase) and of a scan state's type,
     # an Op with no grad reached by theano.grad, the
@@ -273,7 +280,8 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
         "theano-convop-build-shape", "keras-learning-phase-not-given", "theano-float-index-vector",
         "theano-grad-disconnected-input", "theano-variable-as-bool", "pymc3-bad-initial-energy",
         "pymc-initial-evaluation-failed", "pymc3-distribution-outside-model", "keras-error-when-checking-shape",
-        "blocks-config-not-set", "debugmode-non-finite"}
+        "blocks-config-not-set", "debugmode-non-finite", "elemwise-input-dimension-mismatch", "blas-shape-mismatch",
+        "numpy-operands-not-broadcast"}
 
 
 # a classifier of 2 outputs trained on labels 0..2: the cross-entropy's forward op (y_i value out of
