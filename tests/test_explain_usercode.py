@@ -121,6 +121,10 @@ GEMM_C = "ValueError: Shape mismatch: x has {} cols (and {} rows) but y has {} r
      "with shape (100L, 1L)", "keras-data-shape-mismatch"),
     ("ValueError: Error when checking target: expected activation_1 to have 2 dimensions, but got array with "
      "shape (32, 10, 1)", "keras-data-shape-mismatch"),
+    # Keras 1.2.2 keras/engine/training.py:209 (check_loss_and_target_compatibility)
+    ("ValueError: You are passing a target array of shape (25000, 1) while using as loss `categorical_crossentropy`. "
+     "`categorical_crossentropy` expects targets to be binary matrices (1s and 0s) of shape (samples, classes).",
+     "keras-data-shape-mismatch"),
     # PyMC3 v3.11.5 pymc3/step_methods/hmc/base_hmc.py and quadpotential.py
     ("pymc3.exceptions.SamplingError: Bad initial energy", "model-numerics-nan"),
     # PyMC v4.0.0 pymc/model.py (check_start_vals)
@@ -137,7 +141,8 @@ def test_upstream_user_errors_are_named_below_high_with_a_source(text: str, caus
     # medium only where the check states the fault: Theano's of a function's input ("Bad input argument
     # ..."), PyMC3's of the start point's log-probability, Keras' of the arrays against the model, Theano's
     # of an op's shapes on the CPU (the GPU's is a hint); else low
-    stated = ("Bad input argument", "Bad initial energy", "Initial evaluation of model", "Error when checking")
+    stated = ("Bad input argument", "Bad initial energy", "Initial evaluation of model", "Error when checking",
+              "You are passing a target array")
     shapes = ("Input dimension mis-match", "Shape mismatch: x has", "dimension mismatch in args to gemm")
     medium = any(s in text for s in stated) or (any(s in text for s in shapes) and "Gpu" not in text)
     assert first.confidence == ("medium" if medium else "low")
@@ -266,13 +271,13 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     # shapes an op is given (not in a graph Keras or Lasagne built, nor on the GPU) and of a
     # function's inputs (an unused one, a missing one outside PyMC3's own compiles, a call without one
     # outside the libraries that call it themselves, Keras' learning phase) and of a scan state's type,
-    # an Op with no grad reached by theano.grad, the
-    # softmax cross-entropy's check of the class labels, the old ConvOp's check of the shapes it was
-    # built for, Keras' sample-count check, AdvancedSubtensor1's refusal of float indices, theano.grad's
-    # check that the cost depends on each variable, a variable's refusal to be a Python bool, PyMC3's
-    # check that the model's log-probability is finite at the start point and that a model is open, Keras'
-    # check of the arrays' shapes against the model's, Blocks' check that a brick is configured, DebugMode's
-    # check that every value computed is finite
+    # an Op with no grad reached by theano.grad, the softmax cross-entropy's check of the class labels,
+    # the old ConvOp's check of the shapes it was built for, Keras' sample-count check,
+    # AdvancedSubtensor1's refusal of float indices, theano.grad's check that the cost depends on each
+    # variable, a variable's refusal to be a Python bool, PyMC3's check that the model's log-probability
+    # is finite at the start point and that a model is open, Keras' check of the arrays' shapes against
+    # the model's and of the targets against the loss, Blocks' check that a brick is configured,
+    # DebugMode's check that every value computed is finite
     assert {sid for sid, level in levels.items() if level == "medium"} == {
         "theano-function-unused-input", "theano-function-missing-input", "theano-input-wrong-ndim",
         "theano-function-call-missing-input", "theano-op-without-grad",
@@ -281,7 +286,7 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
         "theano-grad-disconnected-input", "theano-variable-as-bool", "pymc3-bad-initial-energy",
         "pymc-initial-evaluation-failed", "pymc3-distribution-outside-model", "keras-error-when-checking-shape",
         "blocks-config-not-set", "debugmode-non-finite", "elemwise-input-dimension-mismatch", "blas-shape-mismatch",
-        "numpy-operands-not-broadcast"}
+        "numpy-operands-not-broadcast", "keras-categorical-targets-not-one-hot"}
 
 
 # a classifier of 2 outputs trained on labels 0..2: the cross-entropy's forward op (y_i value out of
