@@ -716,3 +716,26 @@ def test_a_keras_function_without_the_learning_phase(legacy_python: Callable[[st
     log = traceback_of(legacy_python("keras122_th09"), code, tmp_path, KERAS_THEANO)
     assert "keras_learning_phase" in log and "was not provided" in log
     assert _found(log)[:1] == [("model-function-inputs", "medium")]
+
+
+# Theano-era data, channels first, given to Keras 1.2.2's image iterator under its default ordering (tf)
+ITERATOR_FLOW = ("import numpy as np\nfrom keras.preprocessing.image import ImageDataGenerator\n"
+                 "it = ImageDataGenerator().flow(np.zeros({shape}), np.zeros(4))\nprint('flows', it.x.shape)\n")
+
+
+def test_the_image_iterator_given_channels_on_the_other_axis(legacy_python: Callable[[str], str], theano_home: Path,
+                                                             tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    (home / ".keras").mkdir(parents=True)
+    env = {"HOME": str(home), "KERAS_BACKEND": "theano", "THEANO_FLAGS": "cxx="}
+    log = traceback_of(legacy_python("keras122_th09"), ITERATOR_FLOW.format(shape=(4, 1, 8, 8)), tmp_path, env)
+    assert 'NumpyArrayIterator is set to use the dimension ordering convention "tf"' in log
+    assert _found(log)[0] == ("keras-image-ordering", "medium")
+    # the remedy: the same data flows once keras.json says channels first
+    (home / ".keras" / "keras.json").write_text('{"backend": "theano", "image_dim_ordering": "th", '
+                                                '"floatx": "float32", "epsilon": 1e-07}', encoding="utf-8")
+    assert "flows (4, 1, 8, 8)" in printed(legacy_python("keras122_th09"), ITERATOR_FLOW.format(shape=(4, 1, 8, 8)),
+                                          **env)
+    # five channels on either axis: no ordering reads the data, so the ordering is not named
+    other = log.replace("(4, 1, 8, 8) (8 channels)", "(4, 5, 8, 8) (8 channels)")
+    assert other != log and ("keras-image-ordering", "medium") not in _found(other)
