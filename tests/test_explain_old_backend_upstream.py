@@ -158,11 +158,18 @@ def test_nose_missing_under_the_removed_backend_is_the_removed_backend():
     assert _all(other).get("theano-sandbox-cuda-removed") in (None, "low")
 
 
-def test_nvccs_output_after_a_compile_that_worked_is_only_a_harmless_hint():
+def test_nvccs_output_after_a_compile_that_worked_is_named_harmless_unless_the_run_failed():
     # rel-0.8.2 nvcc_compiler.py:398-405: printed only after nvcc returned success
     log = ("DEBUG: nvcc STDOUT mod.cu\n   Creating library C:/Users/me/AppData/Local/Theano/compiledir_Windows-10/"
            "tmpabc/m9197.lib and object C:/Users/me/AppData/Local/Theano/compiledir_Windows-10/tmpabc/m9197.exp")
-    assert _named(log) == [] and _all(log) == {"nvcc-stdout-harmless": "low"}
+    assert _named(log) == [("nvcc-stdout-harmless", "medium")]
+    # a run that failed: no answer to it
+    failed = log + "\nTraceback (most recent call last):\n  File \"train.py\", line 3, in <module>\nKeyError: 'x'"
+    assert _all(failed)["nvcc-stdout-harmless"] == "low"
+    # Theano's notice for Canopy printed among nvcc's output is no harmless output
+    canopy = log.replace("mod.cu", "Your Python version is from Canopy. You need to install the package 'mingw 4.5.2' "
+                                   "from Canopy package manager.")
+    assert _all(canopy)["nvcc-stdout-harmless"] == "low"
 
 
 def test_nvccs_deprecated_architecture_is_a_warning_and_a_path_cut_at_a_space_is_the_space():
