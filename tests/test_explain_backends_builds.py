@@ -584,6 +584,13 @@ def test_sequences_of_images_with_the_channel_axis_at_the_other_end(legacy_pytho
     assert (_found(log)[:1] == [("keras-image-ordering", "medium")]) is ordering
 
 
+def _fresh_keras_home(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A HOME whose ~/.keras is empty (Keras writes its default keras.json there), and Theano without a compiler."""
+    home = tmp_path / "home"
+    (home / ".keras").mkdir(parents=True)
+    return home, {"HOME": str(home), "KERAS_BACKEND": "theano", "THEANO_FLAGS": "cxx="}
+
+
 # Theano-era code: a channels-first input shape with open spatial sizes (Keras 1's call form)
 CHANNELS_FIRST_INPUT = ("from keras.models import Sequential\nfrom keras.layers import ZeroPadding2D, Convolution2D\n"
                         "model = Sequential()\nmodel.add(ZeroPadding2D((1, 1), input_shape=(3, None, None)))\n"
@@ -592,9 +599,7 @@ CHANNELS_FIRST_INPUT = ("from keras.models import Sequential\nfrom keras.layers 
 
 def test_a_channels_first_input_under_keras_2s_default_ordering(legacy_python: Callable[[str], str], tmp_path: Path,
                                                                  theano_home: Path) -> None:
-    home = tmp_path / "home"
-    (home / ".keras").mkdir(parents=True)
-    env = {"HOME": str(home), "KERAS_BACKEND": "theano", "THEANO_FLAGS": "cxx="}
+    home, env = _fresh_keras_home(tmp_path)
     log = traceback_of(legacy_python("keras208_th09"), CHANNELS_FIRST_INPUT, tmp_path, env)
     assert "The channel dimension of the inputs should be defined" in log
     assert _found(log)[0] == ("keras-image-ordering", "medium")
@@ -633,9 +638,7 @@ def test_a_concatenation_refused_in_a_post_about_the_image_ordering(legacy_pytho
                                                                     tmp_path: Path, theano_home: Path) -> None:
     """Real Keras 2.0.8 refusing to join channels-first tensors read as channels last: the shapes
     differ on more than the last axis, so only a post that names the ordering makes it medium."""
-    home = tmp_path / "home"
-    (home / ".keras").mkdir(parents=True)
-    env = {"HOME": str(home), "KERAS_BACKEND": "theano", "THEANO_FLAGS": "cxx="}
+    home, env = _fresh_keras_home(tmp_path)
     log = traceback_of(legacy_python("keras208_th09"), UNET_SKIP, tmp_path, env)
     assert "Got inputs shapes: [(None, 2, 64, 32), (None, 3, 64, 16)]" in log
     assert [c for c, level in _found(log) if level != "low"] == []
@@ -725,9 +728,7 @@ ITERATOR_FLOW = ("import numpy as np\nfrom keras.preprocessing.image import Imag
 
 def test_the_image_iterator_given_channels_on_the_other_axis(legacy_python: Callable[[str], str], theano_home: Path,
                                                              tmp_path: Path) -> None:
-    home = tmp_path / "home"
-    (home / ".keras").mkdir(parents=True)
-    env = {"HOME": str(home), "KERAS_BACKEND": "theano", "THEANO_FLAGS": "cxx="}
+    home, env = _fresh_keras_home(tmp_path)
     log = traceback_of(legacy_python("keras122_th09"), ITERATOR_FLOW.format(shape=(4, 1, 8, 8)), tmp_path, env)
     assert 'NumpyArrayIterator is set to use the dimension ordering convention "tf"' in log
     assert _found(log)[0] == ("keras-image-ordering", "medium")
