@@ -267,6 +267,10 @@ def test_the_old_backends_deprecation_is_informational_while_it_runs_and_comes_a
               "dtype float64 for variable None\n")
     both = explain_text(f"{deprecated}{OLD_BANNER}\n{floatx}").findings
     assert [f.cause for f in both] == ["floatx-not-float32-on-old-gpu", "old-gpu-backend"]
+    # the flag itself, where the old back-end started, is no removed back-end: contradicted, not informational
+    flag = _finding(f"$ THEANO_FLAGS=device=gpu python train.py\n{OLD_BANNER}\n", "old-gpu-backend")
+    assert flag.confidence == "low" and not flag.informational
+    assert flag.context[0].startswith("The log shows the old GPU back-end in use")
 
 
 def _cause(**conditions: tuple[kb_conditions.Condition, ...]) -> kb_causes.Cause:

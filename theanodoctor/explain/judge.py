@@ -3,7 +3,8 @@ cause states (the `needs`, `excludes`, `confirmed_by` and `informational_if` fie
 causes.yaml, kb_conditions.py):
 
 - a cause the log's facts contradict (a need the log shows unmet, an exclusion it shows) is only
-  a possibility (low), with the contradicting fact in its `context`;
+  a possibility (low), with the contradicting fact in its `context`, except a warning that the
+  same fact makes informational;
 - a warning whose cause is informational under a fact the log shows (cuDNN in use after the
   "more recent than Theano" warning) says so in place of its remedy, and offers no repair:
   nothing needs changing;
@@ -41,7 +42,9 @@ def judge(findings: list[Finding], causes: dict[str, Cause], facts: dict[str, Fa
 def _judged(finding: Finding, cause: Cause, facts: dict[str, Fact], values: dict[str, str],
             asking: bool) -> Finding:
     unmet = [c for c in cause.needs if holds(c, values) is False]
-    excluded = [c for c in cause.excludes if holds(c, values) is True]
+    # (a fact that makes the cause's warning informational does not exclude that warning)
+    excluded = [c for c in cause.excludes if holds(c, values) is True
+                and not (finding.warning and c in cause.informational_if)]
     if unmet or excluded:
         why = (f"this cause needs {_wording(unmet[0])}" if unmet else f"this cause does not arise with "
                f"{_wording(excluded[0])}")
