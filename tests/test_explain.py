@@ -263,8 +263,8 @@ def test_a_real_log_copied_from_a_web_page_gets_the_cause_the_log_itself_gets():
 
 def test_console_rows_of_one_line_are_read_as_that_line():
     rows = console("TypeError: Cannot convert Type TensorType(float32, 3D) (of Variable Subtensor{::-1}.0) "
-                         "into Type TensorType(float32, (False, True, False)). You can try to manually convert "
-                         "Subtensor{::-1}.0 into a TensorType(float32, (False, True, False)).").split("\n")
+                   "into Type TensorType(float32, (False, True, False)). You can try to manually convert "
+                   "Subtensor{::-1}.0 into a TensorType(float32, (False, True, False)).").split("\n")
     quoted = ["    " + row for row in rows]  # posted as a markdown code block
     for texts in (rows, quoted):
         joined = unwrapped(texts)
