@@ -425,6 +425,29 @@ def test_a_traceback_theano_logs_and_goes_on_after_is_not_where_the_run_ended():
     assert [(f.cause, f.confidence) for f in explain_text(gpu).findings] == [("theano-optimization-skipped", "low")]
 
 
+def test_a_logged_traceback_printed_again_by_a_second_handler_is_logged_too():
+    # Theano 0.7's own handler and the root logger's (`ERROR:theano.gof.opt:`) print each record of
+    # SeqOptimizer.warn; the copy follows the first traceback's exception
+    first = "\n".join([
+        "ERROR (theano.gof.opt): SeqOptimizer apply <theano.tensor.opt.FusionOptimizer object at 0xae56788c>",
+        "ERROR:theano.gof.opt:SeqOptimizer apply <theano.tensor.opt.FusionOptimizer object at 0xae56788c>",
+        "ERROR (theano.gof.opt): Traceback:",
+        "ERROR:theano.gof.opt:Traceback:",
+        "ERROR (theano.gof.opt): Traceback (most recent call last):",
+        '  File "/env/lib/python3.5/site-packages/theano/tensor/elemwise.py", line 496, in __init__',
+        "ValueError: Cannot construct a ufunc with more than 32 operands (requested number were: inputs = 36 and "
+        "outputs = 1)",
+    ])
+    again = first.split("\n", 4)[-1].replace("ERROR (theano.gof.opt): ", "ERROR:theano.gof.opt:")
+    went_on = explain_text(f"{first}\n{again}\n [-----------------100%-----------------] 4000 of 4000 complete\n")
+    assert went_on.final_exception is None
+    assert [(f.cause, f.confidence) for f in went_on.findings] == [("theano-optimization-skipped", "medium")]
+    # a traceback under the root logger's prefix with no logged one before it is not taken for a copy
+    alone = explain_text(again)
+    assert alone.final_exception is not None
+    assert [(f.cause, f.confidence) for f in alone.findings] != [("theano-optimization-skipped", "medium")]
+
+
 def test_a_compiler_error_quoted_in_a_report_theano_went_on_after_comes_after_the_error_that_ended_the_run():
     log = "\n".join([
         "Can not use cuDNN on context None: cannot compile with cuDNN. We got this error:",

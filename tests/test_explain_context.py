@@ -273,6 +273,28 @@ def test_the_old_backends_deprecation_is_informational_while_it_runs_and_comes_a
     assert flag.context[0].startswith("The log shows the old GPU back-end in use")
 
 
+def test_a_harmless_warning_comes_after_an_informational_one_and_one_that_asks_for_a_change():
+    # scikit-learn 0.18's notice about its own module says nothing of the set-up; the cuDNN warning does
+    sklearn = ("/opt/anaconda2/lib/python2.7/site-packages/sklearn/cross_validation.py:44: DeprecationWarning: This "
+               "module was deprecated in version 0.18 in favor of the model_selection module into which all the "
+               "refactored classes and functions are moved. This module will be removed in 0.20.\n")
+    log = f"{sklearn}{CUDNN_MORE_RECENT}\n{NEW_BANNER}\n{CUDNN_IN_USE}\n"
+    assert [(f.cause, f.informational) for f in explain_text(log).findings] == [
+        ("cudnn-too-new", True), ("library-code-deprecation-warning", False)]
+    # a warning that asks for a change comes before a harmless one printed above it
+    moved = ("/env/lib/python2.7/site-packages/theano/tensor/signal/downsample.py:6: UserWarning: downsample module "
+             "has been moved to the theano.tensor.signal.pool module.\n")
+    blas = "WARNING (theano.tensor.blas): Using NumPy C-API based implementation for BLAS functions.\n"
+    assert [f.cause for f in explain_text(moved + blas).findings] == ["blas-numpy-fallback", "downsample-moved-warning"]
+
+
+def test_the_harmless_flag_is_validated_at_load(fake_profiles: dict[str, str]) -> None:
+    fake_profiles["causes.yaml"] = ("causes:\n  - {id: a, title: t, cause: c, remedy: r, fix: none, harmless: maybe, "
+                                    "source: x.io/s}\n")
+    with pytest.raises(knowledge.KnowledgeError, match=r"causes.yaml:2: `harmless` must be true or false"):
+        kb_causes.causes()
+
+
 def _cause(**conditions: tuple[kb_conditions.Condition, ...]) -> kb_causes.Cause:
     return kb_causes.Cause("c", "t", "why", "remedy", None, (), False, "x.io/s", **conditions)
 

@@ -106,13 +106,15 @@ def test_the_old_backends_cudnn_range_from_the_era_table_refines_the_remedy():
 
 def test_context_seen_is_what_a_plain_search_of_every_real_log_finds():
     """The scan finds context texts with the same automaton as the literals; over every real log,
-    cut into small blocks, it must see exactly what a plain search sees."""
+    cut into small blocks, it must see exactly what a plain search sees in the lines as the scan
+    reads them (a console row cut from a line joined to it, in its block)."""
     sigs = signatures()
     for case in all_cases():
         lines = list(numbered_lines(io.BytesIO(case.log.read_bytes())))
+        blocks = [lines[i:i + 7] for i in range(0, len(lines), 7)]
         scanner = Scanner(sigs)
-        scanner.feed_blocks(lines[i:i + 7] for i in range(0, len(lines), 7))
-        texts = [text.lower() for _, text in lines]
+        scanner.feed_blocks(blocks)
+        texts = [text.lower() for block in blocks for text in unwrapped([text for _, text in block])]
         expected = {c for c in scanner.context if any(c in text for text in texts)}
         assert scanner.result.context_seen == expected, case.stem
 

@@ -265,6 +265,22 @@ def test_missing_modules_that_are_not_packages_name_nothing(tmp_path):
     assert explain_text(log).recognised == ()
 
 
+def test_python2_naming_the_submodule_under_an_ipython_frame_names_nothing():
+    # IPython before 8 (IPython/core/ultratb.py) lists numbered lines after the one its arrow marks
+    log = ("ImportError                               Traceback (most recent call last)\n"
+           "<ipython-input-1-e3c5a4a2a9f1> in <module>()\n"
+           "      7 import theano.tensor as T\n"
+           "----> 8 from IPython.html.widgets import interact, IntSliderWidget\n"
+           "      9 \n"
+           "     10 floatX = theano.config.floatX\n"
+           "\n"
+           "ImportError: No module named widgets\n")
+    assert explain_text(log).recognised == ()
+    # the numbered line the arrow marks is the import itself: the package is missing
+    bare = log.replace("from IPython.html.widgets import interact, IntSliderWidget", "import widgets")
+    assert [f.cause for f in explain_text(bare).recognised] == ["package-not-in-this-python"]
+
+
 # a .npy of pickled objects (as skip-thoughts' utable.npy is) cut short, as an interrupted download leaves it
 NPY_CUT = ("import numpy as np\nnp.save('w.npy', np.array([{content}], dtype=object))\n"
            "data = open('w.npy', 'rb').read()\nopen('w.npy', 'wb').write(data[:len(data) // 2])\n"

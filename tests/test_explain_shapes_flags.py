@@ -5,6 +5,7 @@ flags leaving floatX at float64 (the flags read as a fact, explain/context.py)."
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -119,3 +120,47 @@ def test_a_stack_size_error_after_keras_ordering_settings_is_the_image_ordering(
     # without any Keras word it is a shape error of the graph, named only as a hint
     plain = post.replace("the `dim_ordering` flag", "a reshape")
     assert ("keras-image-ordering", "medium") not in [(f.cause, f.confidence) for f in explain_text(plain).findings]
+
+
+# Keras' Theano backend declares each convolution's kernel shape and dimshuffles the kernel (3, 2, 0, 1)
+# on its way in (Keras 2.2.4 keras/backend/theano_backend.py:1911); a kernel value of another layout
+# then fails Theano's check of the declared shape
+KSHP = ("import numpy as np, theano, theano.tensor as T\nx = T.tensor4(); w = T.tensor4()\n"
+        "k = w.dimshuffle(3, 2, 0, 1) if SHUFFLED else w\n"
+        "f = theano.function([x, w], T.nnet.conv2d(x, k, filter_shape=(64, 3, 7, 7)))\n"
+        "f(np.zeros((1, 3, 32, 32), dtype=theano.config.floatX), np.zeros((7, 7, 64, 3) if SHUFFLED else (3, 64, 7, 7),"
+        " dtype=theano.config.floatX))\n")
+
+
+@pytest.mark.parametrize("keras", [True, False])
+def test_a_kernel_value_of_another_layout_than_declared(keras: bool, tmp_path: Path) -> None:
+    script = tmp_path / "kshp.py"
+    script.write_text(f"SHUFFLED = {keras}\n" + KSHP, encoding="utf-8")
+    # (Theano checks the declared shapes only under conv.assert_shape, theano/tensor/nnet/abstract_conv.py:550)
+    run = subprocess.run([str(env_python(ensure_env("healthy37"))), "-W", "ignore", str(script)],
+                         capture_output=True, text=True, timeout=600, cwd=tmp_path,
+                         env={**os.environ, "THEANO_FLAGS": "conv.assert_shape=True"})
+    log = run.stdout + run.stderr
+    assert "shape of filters does not match given kshp" in log, log[-2000:]
+    # Keras' dimshuffle of the kernel in the apply node: weights laid out for the other image ordering;
+    # the same check in a graph of the code's own is only a hint
+    assert _first(log) == ("keras-image-ordering", "medium" if keras else "low")
+
+
+def test_keras_2s_warning_about_a_keras_1_call_marks_channels_first_code() -> None:
+    # Keras 2.0.0 keras/legacy/interfaces.py (the warning); TensorFlow's shape inference: a pooling
+    # layer deep in the network meets a size of 1 (channels first read as channels last)
+    failure = ("ValueError: Negative dimension size caused by subtracting 2 from 1 for 'max_pooling2d_7/MaxPool' "
+               "(op: 'MaxPool') with input shapes: [1,1,64,128].\n")
+    warning = ("__main__.py:14: UserWarning: Update your `Conv2D` call to the Keras 2 API: "
+               "`Conv2D(64, (3, 3), activation=\"relu\", name=\"conv1_1\")`\n")
+    assert _first(warning + failure) == ("keras-image-ordering", "medium")
+    assert _first(failure) == ("keras-image-ordering", "low")
+
+
+def test_keras_1s_positional_kernel_sizes_beside_keras_2_keywords() -> None:
+    # Keras 2.0.0 keras/legacy/interfaces.py:264
+    text = ("ValueError: It seems that you are using the Keras 2 and you are passing both `kernel_size` and "
+            "`strides` as integer positional arguments. For safety reasons, this is disallowed. Pass `strides` "
+            "as a keyword argument instead.\n")
+    assert _first(text) == ("keras-version-mismatch", "medium")

@@ -163,6 +163,26 @@ CASES = [
     # multiprocessing's MaybeEncodingError quoting the worker's recursion error (PyMC3 njobs, pickling a trace)
     ("multiprocessing.pool.MaybeEncodingError: Error sending result: '[<MultiTrace: 1 chains, 10 iterations, 2106 "
      "variables>]'. Reason: 'RuntimeError('maximum recursion depth exceeded',)'\n", "python-recursion-limit"),
+    # Keras 1.2.2 keras/models.py:39: save_model imports h5py inside the function
+    ("  File \"/env/lib/python3.5/site-packages/keras/models.py\", line 39, in save_model\n    import h5py\n"
+     "ImportError: No module named 'h5py'\n", "h5py-missing"),
+    # numpy 1.16's FutureWarning in ArviZ's code, which no Theano-stack path of the warning names
+    ("/home/u/arviz/arviz/data/io_pymc3.py:56: FutureWarning: arrays to stack must be passed as a \"sequence\" "
+     "type such as list or tuple. Support for non-sequence iterables such as generators is deprecated as of NumPy "
+     "1.16 and will raise an error in the future.\n  chain_likelihoods.append(np.stack(log_like))\n",
+     "library-code-deprecation-warning"),
+    # numpy 1.15's FutureWarning in mkl_fft's code, under PyMC3's sampler (NUTS names its variables)
+    ("NUTS: [mu1]\n/env/lib/python3.6/site-packages/mkl_fft/_numpy_fft.py:1044: FutureWarning: Using a non-tuple "
+     "sequence for multidimensional indexing is deprecated; use `arr[tuple(seq)]` instead of `arr[seq]`.\n",
+     "library-code-deprecation-warning"),
+    # PyMC3 v3.11.5 pymc3/step_methods/hmc/base_hmc.py (warnings): most of a chain's draws diverged
+    ("Sampling 4 chains: 100%|##########| 8000/8000 [00:37<00:00, 215.91draws/s]\n"
+     "ERROR:pymc3:There were 1907 divergences after tuning. Increase `target_accept` or reparameterize.\n",
+     "model-numerics-nan"),
+    # Theano's VM puts its words before the compile's error (rel-1.0.5 theano/gof/vm.py:1099)
+    ("RuntimeError: ('The following error happened while compiling the node', Elemwise{Composite{[Composite{"
+     "[add(i0, i1)]}(i0, i1)]}}(x, y), '\\n', 'maximum recursion depth exceeded while calling a Python object')\n",
+     "python-recursion-limit"),
     # IPython's header (IPython/core/ultratb.py) of a traceback a post cut before its last line
     ("RecursionError                            Traceback (most recent call last)\n<ipython-input-38-08c8b518c57a> "
      "in <module>()\n---> 10     trace = sample(2000, step, njobs=4)\n", "python-recursion-limit"),
@@ -265,3 +285,20 @@ def test_tqdm_notebook_raising_the_iprogress_text_is_the_cause_not_a_warning():
               "See https://ipywidgets.readthedocs.io/en/stable/user_install.html\n")
     found = explain_text(raised).recognised
     assert [f.cause for f in found] == ["tqdm-notebook-needs-ipywidgets"] and not found[0].warning
+
+
+def test_a_few_divergences_are_pymc3s_usual_warning_not_a_cause():
+    # PyMC3's own advice (target_accept) covers a handful; the model is named where most draws diverge
+    few = "There were 12 divergences after tuning. Increase `target_accept` or reparameterize.\n"
+    assert explain_text(few).findings == ()
+    assert first_cause(few.replace("12", "912")) == ["model-numerics-nan"]
+
+
+def test_int_of_a_theano_variable_in_pymc3s_own_code_is_no_keras_backend_matter():
+    text = ("  File \"/env/lib/python3.7/site-packages/pymc3/gp/util.py\", line 14, in infer_shape\n"
+            "    n_points = np.int(X.shape[0])\n"
+            "TypeError: int() argument must be a string, a bytes-like object or a number, not 'TensorVariable'\n")
+    assert ("keras-code-needs-tensorflow-backend", "medium") not in [
+        (f.cause, f.confidence) for f in explain_text(text).findings]
+    assert first_cause(text.replace("pymc3/gp/util.py", "keras_attention/layer.py")) == [
+        "keras-code-needs-tensorflow-backend"]

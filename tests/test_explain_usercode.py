@@ -27,9 +27,19 @@ from theano.compile.nanguardmode import NanGuardMode
 
 x, y, m, i, r = T.dvector("x"), T.dvector("y"), T.dmatrix("m"), T.lvector("i"), T.drow("r")
 s = theano.shared(np.zeros((1, 3)), broadcastable=(True, False), name="s")
+
+
+def test_value_of_another_rank():
+    a = T.dscalar("a")
+    a.tag.test_value = np.ones(3)
+    with theano.change_flags(compute_test_value="raise"):
+        return a * 2
+
+
 CASES = {
     "shape": lambda: theano.function([x, y], x + y)(np.ones(2), np.ones(3)),
     "dot": lambda: theano.function([m], T.dot(m, m))(np.ones((2, 3))),  # numpy's dot: shapes not aligned
+    "reshape": lambda: theano.function([m], m.reshape((5, 5)))(np.ones((2, 3))),  # a size built into the graph
     "unused": lambda: theano.function([x, y], x * 2),
     "missing": lambda: theano.function([x], x + y),
     "call_missing": lambda: theano.function([x, y], x + y)(np.ones(2)),
@@ -39,6 +49,7 @@ CASES = {
     "debug_inf": lambda: theano.function([x], 10 / x, mode="DebugMode")(np.zeros(1)),
     "index": lambda: theano.function([x, i], x[i])(np.ones(3), [5]),
     "ndim": lambda: theano.function([m], m * 2, name="train")(np.ones(3)),
+    "test_value": test_value_of_another_rank,  # a value, not a function's argument
     "variable": lambda: theano.function([x], x * 2)(y),
     "givens": lambda: theano.function([m], r * 2, givens={r: m}),
     "update": lambda: theano.function([m], [], updates=[(s, m)]),
@@ -53,18 +64,20 @@ for name, case in CASES.items():
         traceback.print_exc(file=sys.stdout)
     sys.stdout.flush()
 '''
-REAL = {"shape": "model-shape-mismatch", "dot": "model-shape-mismatch", "unused": "model-function-inputs",
-        "missing": "model-function-inputs",
+REAL = {"shape": "model-shape-mismatch", "dot": "model-shape-mismatch", "reshape": "model-shape-mismatch",
+        "unused": "model-function-inputs", "missing": "model-function-inputs",
         "call_missing": "model-function-inputs", "debug_inf": "model-numerics-nan",
         "disconnected": "model-gradient-undefined", "astensor": "model-graph-type-error", "nan": "model-numerics-nan",
         "index": "model-index-out-of-bounds", "ndim": "model-function-inputs", "variable": "model-function-inputs",
-        "givens": "model-broadcastable-mismatch", "update": "model-broadcastable-mismatch",
-        "scan_rank": "scan-state-rank-mismatch", "bool": "model-graph-type-error"}
+        "test_value": "model-shape-mismatch", "givens": "model-broadcastable-mismatch",
+        "update": "model-broadcastable-mismatch", "scan_rank": "scan-state-rank-mismatch",
+        "bool": "model-graph-type-error"}
 # the cases whose message is Theano's check of a function's inputs, of the shapes an op is given (in a
 # graph of the code's own on the CPU), theano.grad's of a variable the cost does not use, a variable's
-# refusal to be a Python bool, or DebugMode's of a non-finite value, which state the fault outright
-STATED = {"unused", "missing", "call_missing", "shape", "dot", "ndim", "variable", "disconnected", "bool",
-          "debug_inf"}
+# refusal to be a Python bool, DebugMode's of a non-finite value, or the check of a replacement's type
+# (Theano 1.0.5 raises it under an update's too), which state the fault outright
+STATED = {"unused", "missing", "call_missing", "shape", "dot", "reshape", "ndim", "test_value", "variable",
+          "disconnected", "bool", "debug_inf", "givens", "update"}
 
 
 @pytest.fixture(scope="module")
@@ -105,6 +118,9 @@ GEMM_C = "ValueError: Shape mismatch: x has {} cols (and {} rows) but y has {} r
     # Theano rel-1.0.5 theano/tensor/blas.py:592; Theano 0.9 theano/sandbox/cuda/cuda_ndarray.cu:4152
     (GEMM_C.format(3, 2, 4, 5), "model-shape-mismatch"),
     ("ValueError: dimension mismatch in args to gemm (128,300)x(200,10)->(128,10)", "model-shape-mismatch"),
+    # Theano rel-1.0.5 theano/tensor/blas.py:257 (Gemv's Python implementation)
+    ("ValueError: Incompatible shapes for gemv (beta * y + alpha * dot(A, x)). y: (7,), A: (7, 7), x: (19,) ",
+     "model-shape-mismatch"),
     # Theano rel-1.0.5 theano/gradient.py:610 (NullTypeGradError), tensor/basic.py:350
     ("theano.gradient.NullTypeGradError: tensor.grad encountered a NaN. This variable is Null because the grad "
      "method for input 0 (argmax) of the MaxAndArgmax op is not implemented.", "model-gradient-undefined"),
@@ -143,7 +159,8 @@ def test_upstream_user_errors_are_named_below_high_with_a_source(text: str, caus
     # of an op's shapes on the CPU (the GPU's is a hint); else low
     stated = ("Bad input argument", "Bad initial energy", "Initial evaluation of model", "Error when checking",
               "You are passing a target array")
-    shapes = ("Input dimension mis-match", "Shape mismatch: x has", "dimension mismatch in args to gemm")
+    shapes = ("Input dimension mis-match", "Shape mismatch: x has", "dimension mismatch in args to gemm",
+              "Incompatible shapes for gemv")
     medium = any(s in text for s in stated) or (any(s in text for s in shapes) and "Gpu" not in text)
     assert first.confidence == ("medium" if medium else "low")
     assert found.recognised == (() if first.confidence == "low" else (first,))
@@ -277,9 +294,13 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     # variable, a variable's refusal to be a Python bool, PyMC3's check that the model's log-probability
     # is finite at the start point and that a model is open, Keras' check of the arrays' shapes against
     # the model's and of the targets against the loss, Blocks' check that a brick is configured,
-    # DebugMode's check that every value computed is finite
+    # DebugMode's check that every value computed is finite, a type's check of a value's rank, Reshape's
+    # check of the number of elements, NUTS' count of the draws that diverged, the type check of a
+    # replacement that differs only in rank or broadcast pattern
     assert {sid for sid, level in levels.items() if level == "medium"} == {
         "theano-function-unused-input", "theano-function-missing-input", "theano-input-wrong-ndim",
+        "theano-function-argument-wrong-ndim", "theano-value-wrong-ndim", "theano-reshape-size-mismatch",
+        "pymc3-many-divergences", "theano-cannot-convert-same-dtype",
         "theano-function-call-missing-input", "theano-op-without-grad",
         "keras-arrays-sample-counts-differ", "theano-scan-recurrent-broadcast", "theano-softmax-label-out-of-bounds",
         "theano-convop-build-shape", "keras-learning-phase-not-given", "theano-float-index-vector",

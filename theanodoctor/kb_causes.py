@@ -34,6 +34,7 @@ class Cause(NamedTuple):
     confirmed_by: tuple[Condition, ...] = ()  # all hold: they answer the `asks` of a low signature
     informational_if: tuple[Condition, ...] = ()  # one holds: a warning of this cause changed nothing
     user_error: bool = False  # the user's own model code or data, not the set-up (see causes.yaml)
+    harmless: bool = False  # a warning of this cause changes nothing by its kind: listed with informational ones
 
 
 class Signature(NamedTuple):
@@ -100,11 +101,16 @@ def _conditions(name: str, row: Any, key: str) -> tuple[Condition, ...]:
 
 def _user_error(row: Any) -> bool:
     # An error of the user's own code or data: never a generic symptom, nothing `fix` repairs.
-    value = row.get("user_error", False)
-    if not isinstance(value, bool):
-        raise KnowledgeError(f"{where(CAUSES, row)}: `user_error` must be true or false, not {value!r}")
+    value = _flag(row, "user_error")
     if value and (row.get("generic") or row.get("fix") not in (None, "none")):
         raise KnowledgeError(f"{where(CAUSES, row)}: a `user_error` cause is neither `generic` nor fixed by `fix`")
+    return value
+
+
+def _flag(row: Any, key: str) -> bool:
+    value = row.get(key, False)
+    if not isinstance(value, bool):
+        raise KnowledgeError(f"{where(CAUSES, row)}: `{key}` must be true or false, not {value!r}")
     return value
 
 
@@ -124,7 +130,7 @@ def causes() -> dict[str, Cause]:
             needs=_conditions(CAUSES, row, "needs"), excludes=_conditions(CAUSES, row, "excludes"),
             confirmed_by=_conditions(CAUSES, row, "confirmed_by"),
             informational_if=_conditions(CAUSES, row, "informational_if"),
-            user_error=_user_error(row),
+            user_error=_user_error(row), harmless=_flag(row, "harmless"),
         )
         if cause.id in found:
             raise KnowledgeError(f"{where(CAUSES, row)}: cause `{cause.id}` is defined twice")

@@ -25,6 +25,7 @@ from theanodoctor import kb_api_eras, kb_causes
 from theanodoctor.kb_causes import Cause
 
 from .api_era import code_line
+from .pyera import ipython_current
 from .result import Evidence, Finding
 
 CAUSE, PY2_CAUSE = "package-not-in-this-python", "python2-code-on-python3"
@@ -55,7 +56,8 @@ def findings(watched: list[tuple[int, str, tuple[str, ...], str]], causes: dict[
         m = MESSAGE.search(text)
         if m is None:
             continue
-        back, code = code_line(before)
+        # (an IPython frame lists numbered lines below the one that ran, which its arrow marks)
+        back, code = ipython_current(before) or code_line(before)
         if _known(m["module"], text, code):
             continue
         imported = _IMPORT.match(code)

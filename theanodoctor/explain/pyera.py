@@ -66,14 +66,19 @@ def without_comment(code: str) -> str:
 
 def _ipython_code(above: Sequence[str]) -> str | None:
     """The arrow-marked line of the IPython frame right above the exception, or None."""
-    rest = [line.rstrip() for line in above]
-    while rest and not rest[-1]:
-        rest.pop()
-    for line in reversed(rest):
+    current = ipython_current(above)
+    return current[1] if current else None
+
+
+def ipython_current(above: Sequence[str]) -> tuple[int, str] | None:
+    """(how many lines up, the code) of the arrow-marked line of the IPython frame right above the
+    exception (below it only its numbered lines and blank ones), or None."""
+    for back, line in enumerate(reversed(above), 1):
+        line = line.rstrip()
         current = _IPYTHON_CURRENT.match(line)
         if current:
-            return current["code"].strip()
-        if not _IPYTHON_CONTEXT.match(line):
+            return back, current["code"].strip()
+        if line and not _IPYTHON_CONTEXT.match(line):
             return None
     return None
 

@@ -157,7 +157,8 @@ def order(findings: list[Finding], causes: dict[str, Cause], final_line: int | N
           renewed: int | None = None) -> list[Finding]:
     """Root cause first: a cause another found cause explains comes after it (unless only a low
     hint explains a stated one); errors before warnings, a warning the log shows changed nothing
-    (informational) after the other warnings, errors Theano only logs (and goes on after) after
+    (informational) or one harmless by its kind (a library's deprecation notice) after the other
+    warnings, errors Theano only logs (and goes on after) after
     the others, a generic symptom after specific causes, a low hint after stated findings; then
     one not only above the post's last words of a new error (line ``renewed``, RENEWED or GONE:
     what the post says came after it, however sure that one is), then by confidence, then what the
@@ -178,7 +179,9 @@ def order(findings: list[Finding], causes: dict[str, Cause], final_line: int | N
         # what the final exception says, or a cause of it
         on_final = f.cause in said_last or any(c in said_last for c in causes[f.cause].explains)
         replaced = renewed is not None and all(e.line < renewed for e in f.evidence)
-        return (f.consequence_of is not None, f.warning, f.informational, f.logged, causes[f.cause].generic,
+        cause = causes[f.cause]
+        return (f.consequence_of is not None, f.warning, f.informational or (f.warning and cause.harmless), f.logged,
+                cause.generic,
                 f.confidence == "low",
                 replaced, RANK[f.confidence], not on_final, first)
 

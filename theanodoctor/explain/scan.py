@@ -55,6 +55,9 @@ COMPILER_LINE = re.compile(r"\berror\b\s*(?:C\d+|LNK\d+)?\s*:|fatal error|undefi
 # not where the run ended. A local optimization's `TRACEBACK:` is not taken: its AssertionError still
 # stops the compile, and constant folding's failure is often the compiler's error.
 LOGGED_TRACEBACK = re.compile(r"\btheano\.gof\.opt\b.*\bTraceback:\s*$")
+# the same record printed again by a second handler (the root logger's `ERROR:theano.gof.opt:`)
+# right after the logged traceback's exception
+LOGGED_AGAIN = re.compile(r"\btheano\.gof\.opt\b.*\bTraceback \(most recent call last\):\s*$")
 CHAINED = ("during handling of the above exception", "the above exception was the direct cause")
 WATCHED_PER_LOG = 64  # lines kept for the producers beside the signatures (the first and the last)
 WATCH_BACK = 8  # lines kept above a watched line: an IPython traceback shows the import a few lines up
@@ -277,9 +280,9 @@ class Scanner:
     def _significance(self, number: int, text: str) -> None:
         item = (number, text[:MAX_SHOWN_CHARS])
         exception = EXCEPTION_LINE.match(text)
-        if "Traceback:" in text and LOGGED_TRACEBACK.search(text) or \
-                self._logged_ended and any(c in text.lower() for c in CHAINED):
-            self._logged_traceback = True  # (a chained exception of the logged one is logged too)
+        if "Traceback:" in text and LOGGED_TRACEBACK.search(text) or self._logged_ended and (
+                any(c in text.lower() for c in CHAINED) or "Traceback (" in text and LOGGED_AGAIN.search(text)):
+            self._logged_traceback = True  # (a chained exception of the logged one, or its copy, is logged too)
             self._logged_ended = False
         elif exception and self._logged_traceback:
             self._logged_traceback = False  # the logged traceback's own exception: the run went on
