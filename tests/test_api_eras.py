@@ -176,6 +176,16 @@ def test_a_module_only_older_theano_has_below_a_missing_package(env: str, messag
                                                                         "theano.compat.six")
 
 
+def test_a_missing_module_is_judged_among_the_releases_with_its_package() -> None:
+    # Python names the first part that failed (Python 2 only that part): here theano.sandbox.cuda
+    # imported, so the installed Theano is one with it (0.7-0.9.0 read), and each of those has dnn
+    text = "---> 22 from theano.sandbox.cuda.dnn import dnn_available, dnn_pool\n\nImportError: No module named dnn\n"
+    assert _era_findings(text) == []
+    # the package itself missing: the old back-end's removal
+    gone = explain_text(text.replace("named dnn", "named cuda.dnn")).recognised
+    assert gone[0].cause == "theano-sandbox-cuda-removed"
+
+
 def test_the_installed_version_in_the_log_decides_high(tmp_path: Path) -> None:
     python = ensure("theano082_py27")
     freeze = subprocess.run([str(python), "-m", "pip", "freeze"], capture_output=True, text=True, timeout=120).stdout

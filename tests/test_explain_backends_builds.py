@@ -7,6 +7,8 @@ shadowing the installed one."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -740,3 +742,53 @@ def test_the_image_iterator_given_channels_on_the_other_axis(legacy_python: Call
     # five channels on either axis: no ordering reads the data, so the ordering is not named
     other = log.replace("(4, 1, 8, 8) (8 channels)", "(4, 5, 8, 8) (8 channels)")
     assert other != log and ("keras-image-ordering", "medium") not in _found(other)
+
+
+def _ran(python: str, code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """A snippet run by Keras on Theano that may fail or only warn: its output, whichever."""
+    return subprocess.run([python, "-c", code], capture_output=True, text=True, timeout=300, cwd=cwd,
+                          env={**os.environ, **KERAS_THEANO})
+
+
+# images laid out channels-last given to an image generator set for channels-first: Keras 1.2.2 refuses
+# them in ImageDataGenerator.fit, Keras 2.0.8 warns (keras/preprocessing/image.py, the channel check)
+GENERATOR = ("import numpy as np\nfrom keras.preprocessing.image import ImageDataGenerator\n"
+             "ImageDataGenerator({}).fit(np.zeros((2, 16, 16, {})))\n")
+
+
+@pytest.mark.parametrize(("env", "ordering"), [("keras122_th09", "dim_ordering='th'"),
+                                               ("keras208_th09", "data_format='channels_first'")])
+def test_real_keras_image_generator_on_data_of_the_other_ordering(legacy_python: Callable[[str], str],
+                                                                  theano_home: Path, tmp_path: Path, env: str,
+                                                                  ordering: str) -> None:
+    python = legacy_python(env)
+    run = _ran(python, GENERATOR.format(ordering, 3), tmp_path)
+    log = run.stdout + run.stderr
+    assert "Expected input to be images (as Numpy array)" in log and "(16 channels)" in log, log
+    assert _found(log)[0] == ("keras-image-ordering", "medium")
+    # five channels fit neither ordering: the data is not images of either layout
+    odd = _ran(python, GENERATOR.format(ordering, 5), tmp_path)
+    assert "(16 channels)" in odd.stdout + odd.stderr
+    assert ("keras-image-ordering", "medium") not in _found(odd.stdout + odd.stderr)
+
+
+def test_keras_1_merge_on_real_keras_208_is_a_harmless_warning(legacy_python: Callable[[str], str],
+                                                                 theano_home: Path, tmp_path: Path) -> None:
+    code = "from keras.layers import Input, merge\na = Input((3,))\nmerge([a, a], mode='sum')\nprint('built')\n"
+    run = _ran(legacy_python("keras208_th09"), code, tmp_path)
+    assert run.stdout.strip() == "built" and "The `merge` function is deprecated" in run.stderr, run.stderr
+    found = explain_text(run.stderr).findings
+    assert [(f.cause, f.confidence, f.warning) for f in found[:1]] == [("keras2-converts-keras1-call", "medium", True)]
+
+
+def test_keras_0_show_accuracy_on_real_keras_122(legacy_python: Callable[[str], str], theano_home: Path,
+                                                 tmp_path: Path) -> None:
+    code = ("import numpy as np\nfrom keras.models import Sequential\nfrom keras.layers import Dense\n"
+            "model = Sequential([Dense(1, input_dim=2)])\nmodel.compile('sgd', 'mse')\n"
+            "model.fit(np.zeros((4, 2)), np.zeros((4, 1)), nb_epoch=1, verbose=0, show_accuracy=True)\n"
+            "print(model.evaluate(np.zeros((4, 2)), np.zeros((4, 1)), verbose=0))\n")
+    run = _ran(legacy_python("keras122_th09"), code, tmp_path)
+    # the argument dropped: evaluate returns the loss alone, no accuracy
+    assert run.returncode == 0 and "[" not in run.stdout and '"show_accuracy" argument is deprecated' in run.stderr
+    found = explain_text(run.stderr).findings
+    assert [(f.cause, f.confidence, f.warning) for f in found[:1]] == [("keras-version-mismatch", "medium", True)]

@@ -298,8 +298,14 @@ def test_a_git_url_that_cannot_be_reached(tmp_path):
     assert done.returncode != 0 and "fatal: unable to connect to 127.0.0.1:" in done.stderr
     log = "$ git clone git://127.0.0.1:1/Theano.git\n" + done.stderr
     assert first_cause(log) == ["git-protocol-unreachable"]
-    # the same words without a git:// URL in the log are not named (an https proxy, ssh)
-    assert first_cause(done.stderr.replace("git://", "")) != ["git-protocol-unreachable"]
+    # git prints these words only from its git:// transport: named where the log shows no URL too
+    assert first_cause(done.stderr) == ["git-protocol-unreachable"]
+    # git's https and ssh transports fail in other words, which are not this cause
+    for other in ("fatal: unable to access 'https://github.com/Theano/Theano.git/': Failed to connect to "
+                  "github.com port 443: Connection timed out\n",
+                  "ssh: connect to host github.com port 22: Connection timed out\n"
+                  "fatal: Could not read from remote repository.\n"):
+        assert first_cause(other) != ["git-protocol-unreachable"]
     # GitHub's refusal since 2022 (its text as the blog and the threads quote it)
     github = ("$ pip install git+git://github.com/Theano/Theano.git\n"
               "fatal: remote error:\n  The unauthenticated git protocol on port 9418 is no longer supported.\n"

@@ -86,6 +86,45 @@ def test_pymc4_beside_the_legacy_stack_and_code_for_another_pymc():
     assert explain_text("ModuleNotFoundError: No module named 'pymc3'\n").recognised[:1] != module[:1]
 
 
+def test_plotting_keyword_of_pymc3_before_37():
+    # PyMC3 v3.7 pymc3/plots/__init__.py:40 warns and goes on; v3.11.4's :38-39 raises
+    warned = explain_text("/env/lib/python3.7/site-packages/pymc3/plots/__init__.py:35: UserWarning: Keyword "
+                          "argument `varnames` renamed to `var_names`, and will be removed in pymc3 3.8\n")
+    assert [(f.cause, f.confidence, f.warning) for f in warned.recognised] == \
+        [("pymc3-version-mismatch", "medium", True)]
+    raised = explain_text("    pm.traceplot(trace, varnames=['p'])\n"
+                          "DeprecationWarning: The `varnames` kwarg was renamed to `var_names`.\n")
+    assert [(f.cause, f.warning) for f in raised.recognised] == [("pymc3-version-mismatch", False)]
+    assert "refuses" in raised.recognised[0].evidence[-1].note
+
+
+def test_a_step_method_of_pymc3_before_30():
+    # PyMC3 v3.0 pymc3/step_methods/gibbs.py:29-30 (every 3.x release warns so)
+    log = ("/env/lib/python3.6/site-packages/ipykernel_launcher.py:3: DeprecationWarning: ElemwiseCategorical is "
+           "deprecated, switch to CategoricalGibbsMetropolis.\n>ElemwiseCategorical: [assignment]\n")
+    found = explain_text(log).recognised
+    assert [(f.cause, f.confidence, f.warning) for f in found] == [("pymc3-version-mismatch", "medium", True)]
+    assert "before 3.0" in found[0].evidence[-1].note
+
+
+# what PyMC 4's distributions return is a variable of Aesara's graph classes; real Theano 1.0.5 given one
+AESARA_VARIABLE = ("import theano.tensor as tt\n"
+                   "TensorVariable = type('TensorVariable', (), {'__module__': 'aesara.tensor.var'})\n"
+                   "tt.stack([TensorVariable()])\n")
+
+
+def test_real_theano_refuses_a_variable_of_aesara(legacy_python, theano_home, tmp_path):
+    log = traceback_of(legacy_python("healthy37"), AESARA_VARIABLE, tmp_path, {"THEANO_FLAGS": "cxx="})
+    assert "<class 'aesara.tensor.var.TensorVariable'>)" in log
+    found = explain_text(log).recognised
+    assert [(f.cause, f.confidence) for f in found] == [("pymc4-beside-legacy-pymc3", "medium")]
+    assert "aesara" in found[0].evidence[-1].note
+    # an object of the code's own is no sign of another graph library
+    own = traceback_of(legacy_python("healthy37"), AESARA_VARIABLE.replace("aesara.tensor.var", "model"),
+                       tmp_path, {"THEANO_FLAGS": "cxx="})
+    assert "pymc4-beside-legacy-pymc3" not in {f.cause for f in explain_text(own).findings}
+
+
 def test_in_instances_with_updates_need_theano_08(tmp_path):
     """Theano 0.7 and older refuse `theano.In` inputs beside updates or givens (rel-0.7
     theano/compile/function.py:242-249); real Theano 0.8.2 compiles such a function, so the message

@@ -368,6 +368,18 @@ def test_real_open_file_limit_is_named(where, tmp_path):
     assert_sourced([(log, "too-many-open-files")])
 
 
+def test_the_systems_table_of_open_files_full_is_named():
+    # Python's OSError for ENFILE (errno 23 on Linux and macOS), re-raised by Theano rel-1.0.5
+    # theano/gof/vm.py:688-689 when it struck while the lazy linker was being built
+    text = ('  File "/env/lib/python3.6/site-packages/theano/gof/vm.py", line 689, in <module>\n'
+            "    if x.fullname == 'linker'][0].default.startswith('cvm'), e\n"
+            "AssertionError: [Errno 23] Too many open files in system\n")
+    finding = explain_text(text).findings[0]
+    assert (finding.cause, finding.confidence) == ("too-many-open-files", "high")
+    assert "whole system" in finding.evidence[-1].note
+    assert_sourced([(text, "too-many-open-files")])
+
+
 def test_a_windows_page_file_too_small_is_host_memory():
     # Python's OSError for ERROR_COMMITMENT_LIMIT, as printed on Windows
     text = "OSError: [WinError 1455] The paging file is too small for this operation to complete\n"

@@ -5,6 +5,9 @@ it, in the traceback a user meets; the comment names the upstream file or releas
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
 import pytest
 
 from tests.explain_tables import assert_sourced, first_cause
@@ -149,6 +152,11 @@ CASES = [
     # old networkx drawing on a newer matplotlib
     ("AttributeError: module 'matplotlib.cbook' has no attribute 'iterable'\n", "matplotlib-api-removed"),
     ("ModuleNotFoundError: No module named 'pandas.io.data'\n", "pandas-api-removed"),
+    # pandas 1.0 removed concat's join_axes, which PyMC3 v3.7 pymc3/stats.py:991 passes
+    ("--> 991                          axis=1, join_axes=[dforg.index])\n\n"
+     "TypeError: concat() got an unexpected keyword argument 'join_axes'\n", "pandas-api-removed"),
+    # matplotlib 3.1 removed hist's normed: it reaches the patches, which refuse a property they lack
+    ("AttributeError: 'Rectangle' object has no property 'normed'\n", "matplotlib-api-removed"),
     ("    vec = model['king']\n  File \"/usr/lib/python3.8/site-packages/gensim/models/word2vec.py\", line 10\n"
      "TypeError: 'Word2Vec' object is not subscriptable\n", "gensim4-api-removed"),
     # Keras 2.0.8 keras/utils/conv_utils.py:56-64: 'full' only on the Theano backend
@@ -163,6 +171,9 @@ CASES = [
     # multiprocessing's MaybeEncodingError quoting the worker's recursion error (PyMC3 njobs, pickling a trace)
     ("multiprocessing.pool.MaybeEncodingError: Error sending result: '[<MultiTrace: 1 chains, 10 iterations, 2106 "
      "variables>]'. Reason: 'RuntimeError('maximum recursion depth exceeded',)'\n", "python-recursion-limit"),
+    # PyMC3 v3.7 pymc3/plots/__init__.py:20-23: a plot called where ArviZ, optional there, is missing
+    ("ImportError: ArviZ is not installed. In order to use `plot_trace`:\npip install arviz\n",
+     "package-not-in-this-python"),
     # Keras 1.2.2 keras/models.py:39: save_model imports h5py inside the function
     ("  File \"/env/lib/python3.5/site-packages/keras/models.py\", line 39, in save_model\n    import h5py\n"
      "ImportError: No module named 'h5py'\n", "h5py-missing"),
@@ -192,6 +203,23 @@ CASES = [
 @pytest.mark.parametrize("text, cause", CASES, ids=[f"{c}-{i}" for i, (_, c) in enumerate(CASES)])
 def test_an_upstream_message_names_its_cause_first(text, cause):
     assert first_cause(text) == [cause]
+
+
+def test_python_38_and_later_warn_compiling_an_older_theano(legacy_python):
+    # real Theano 1.0.3's theano/gof/opt.py (`len(tracks) is 0`, changed by 1.0.5) compiled by a real
+    # Python 3.11, as its first import does: the warnings module prints the library's file and line
+    find = "import importlib.util; print(importlib.util.find_spec('theano').submodule_search_locations[0])"
+    folder = subprocess.run([legacy_python("theano103_np116"), "-c", find], capture_output=True, text=True,
+                            timeout=120, check=True).stdout.strip()
+    compiled = subprocess.run([legacy_python("py311_np123"), "-W", "always::SyntaxWarning", "-c",
+                               "import sys\nwith open(sys.argv[1]) as f: compile(f.read(), sys.argv[1], 'exec')",
+                               str(Path(folder) / "gof" / "opt.py")], capture_output=True, text=True, timeout=120)
+    assert 'opt.py:1287: SyntaxWarning: "is" with a literal' in compiled.stderr, compiled.stderr
+    found = explain_text(compiled.stderr).recognised
+    assert [(f.cause, f.confidence, f.warning) for f in found] == [("library-code-deprecation-warning", "medium",
+                                                                    True)]
+    # the code's own file is no library's
+    assert explain_text(compiled.stderr.replace(folder, "/home/u/project")).recognised == ()
 
 
 def test_every_third_party_finding_carries_an_openable_source_and_a_remedy():

@@ -51,6 +51,9 @@ CASES = {
     "ndim": lambda: theano.function([m], m * 2, name="train")(np.ones(3)),
     "test_value": test_value_of_another_rank,  # a value, not a function's argument
     "variable": lambda: theano.function([x], x * 2)(y),
+    "array_input": lambda: theano.function([np.ones(2)], x * 2),  # data where a symbolic input belongs
+    "join": lambda: theano.function([m], T.join(0, m, T.ones((1, 4))))(np.ones((2, 3))),
+    "iterate": lambda: list(zip(x[:-1], x[1:])),  # a symbolic slice's length is not known
     "givens": lambda: theano.function([m], r * 2, givens={r: m}),
     "update": lambda: theano.function([m], [], updates=[(s, m)]),
     "scan_rank": lambda: theano.scan(lambda h: T.outer(h, h), outputs_info=x, n_steps=2),
@@ -69,6 +72,7 @@ REAL = {"shape": "model-shape-mismatch", "dot": "model-shape-mismatch", "reshape
         "call_missing": "model-function-inputs", "debug_inf": "model-numerics-nan",
         "disconnected": "model-gradient-undefined", "astensor": "model-graph-type-error", "nan": "model-numerics-nan",
         "index": "model-index-out-of-bounds", "ndim": "model-function-inputs", "variable": "model-function-inputs",
+        "array_input": "model-function-inputs", "join": "model-shape-mismatch", "iterate": "model-graph-type-error",
         "test_value": "model-shape-mismatch", "givens": "model-broadcastable-mismatch",
         "update": "model-broadcastable-mismatch", "scan_rank": "scan-state-rank-mismatch",
         "bool": "model-graph-type-error"}
@@ -76,8 +80,8 @@ REAL = {"shape": "model-shape-mismatch", "dot": "model-shape-mismatch", "reshape
 # graph of the code's own on the CPU), theano.grad's of a variable the cost does not use, a variable's
 # refusal to be a Python bool, DebugMode's of a non-finite value, or the check of a replacement's type
 # (Theano 1.0.5 raises it under an update's too), which state the fault outright
-STATED = {"unused", "missing", "call_missing", "shape", "dot", "reshape", "ndim", "test_value", "variable",
-          "disconnected", "bool", "debug_inf", "givens", "update"}
+STATED = {"unused", "missing", "call_missing", "shape", "dot", "reshape", "join", "ndim", "test_value", "variable",
+          "array_input", "iterate", "disconnected", "bool", "debug_inf", "givens", "update"}
 
 
 @pytest.fixture(scope="module")
@@ -155,10 +159,10 @@ def test_upstream_user_errors_are_named_below_high_with_a_source(text: str, caus
     assert [f.cause for f in found.findings][:1] == [cause]
     first = found.findings[0]
     # medium only where the check states the fault: Theano's of a function's input ("Bad input argument
-    # ..."), PyMC3's of the start point's log-probability, Keras' of the arrays against the model, Theano's
-    # of an op's shapes on the CPU (the GPU's is a hint); else low
+    # ..."), PyMC3's of the start point's log-probability and of the tuned mass matrix, Keras' of the arrays
+    # against the model, Theano's of an op's shapes on the CPU (the GPU's is a hint); else low
     stated = ("Bad input argument", "Bad initial energy", "Initial evaluation of model", "Error when checking",
-              "You are passing a target array")
+              "You are passing a target array", "Mass matrix contains zeros")
     shapes = ("Input dimension mis-match", "Shape mismatch: x has", "dimension mismatch in args to gemm",
               "Incompatible shapes for gemv")
     medium = any(s in text for s in stated) or (any(s in text for s in shapes) and "Gpu" not in text)
@@ -296,7 +300,10 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     # the model's and of the targets against the loss, Blocks' check that a brick is configured,
     # DebugMode's check that every value computed is finite, a type's check of a value's rank, Reshape's
     # check of the number of elements, NUTS' count of the draws that diverged, the type check of a
-    # replacement that differs only in rank or broadcast pattern
+    # replacement that differs only in rank or broadcast pattern, theano.function's refusal of an input
+    # that is not a variable, PyMC3's refusal of a second variable of one name and of a tuned mass matrix
+    # with zeros (a variable whose draws never moved), Join's of the sizes beside the joined axis, the
+    # refusal to iterate a vector of a length not known when the graph is built
     assert {sid for sid, level in levels.items() if level == "medium"} == {
         "theano-function-unused-input", "theano-function-missing-input", "theano-input-wrong-ndim",
         "theano-function-argument-wrong-ndim", "theano-value-wrong-ndim", "theano-reshape-size-mismatch",
@@ -307,7 +314,9 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
         "theano-grad-disconnected-input", "theano-variable-as-bool", "pymc3-bad-initial-energy",
         "pymc-initial-evaluation-failed", "pymc3-distribution-outside-model", "keras-error-when-checking-shape",
         "blocks-config-not-set", "debugmode-non-finite", "elemwise-input-dimension-mismatch", "blas-shape-mismatch",
-        "numpy-operands-not-broadcast", "keras-categorical-targets-not-one-hot"}
+        "numpy-operands-not-broadcast", "keras-categorical-targets-not-one-hot", "pfunc-input-not-a-variable",
+        "pymc3-variable-name-exists", "pymc3-mass-matrix-zeros", "theano-join-shapes-differ",
+        "theano-length-not-known"}
 
 
 # a classifier of 2 outputs trained on labels 0..2: the cross-entropy's forward op (y_i value out of
@@ -364,6 +373,16 @@ def test_a_pymc3_variable_outside_a_model_block(message: str) -> None:
     # in a sampler's spawned worker the model was not sent along: PyMC3 before 3.2 (pymc3-worker-no-model-context)
     worker = log.replace("model.py", "multiprocessing/spawn.py")
     assert "pymc3-no-model-context" not in {f.cause for f in explain_text(worker).recognised}
+
+
+def test_a_second_pymc3_variable_of_one_name() -> None:
+    # PyMC3 v3.0 pymc3/model.py:315-317 and v3.11.4's :1195-1196 (add_random_variable)
+    log = ('--> 317                 "Variable name {} already exists.".format(var.name))\n\n'
+           "ValueError: Variable name obs already exists.\n")
+    assert [(f.cause, f.confidence) for f in explain_text(log).recognised] == [("pymc3-variable-name-exists",
+                                                                                 "medium")]
+    assert explain_text("FileExistsError: [Errno 17] File exists: 'obs'\n").recognised[:1] != \
+        explain_text(log).recognised[:1]
 
 
 @pytest.mark.parametrize("message", ["allocation config not set: input_dim",
