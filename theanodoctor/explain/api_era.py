@@ -322,8 +322,14 @@ def judge(use: Use, era: Era, installed: dict[str, tuple[str, int, str]], causes
     those with the name's module, for a name; every release read, for a module); ``claimed``: the
     installed version is the post's claim, not a printed one (medium at most)."""
     project = era.project
-    # A missing name of a module that imported: the installed release is one with the module
-    within = kb_api_eras.lookup(use.module) if use.name and era.name and not span else None
+    # A missing name of a module that imported: the installed release is one with the module. A
+    # missing module: Python names the first part of the dotted name that failed, so its parent
+    # package imported and the installed release is one with that package.
+    within = None
+    if not span and use.name:
+        within = kb_api_eras.lookup(use.module) if era.name else None
+    elif not span and "." in use.module:
+        within = kb_api_eras.lookup(use.module.rpartition(".")[0])
     span = span or (within.have if within else tuple(range(len(project.releases))))
     era = era._replace(have=tuple(i for i in era.have if i in span))
     seen = installed.get(project.key)
