@@ -7,6 +7,7 @@ import codecs
 import io
 import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -1012,7 +1013,8 @@ def test_a_wrappers_warning_is_no_cause_of_a_later_unrelated_failure():
                 "The version of PyMC you are using is very outdated.",
                 "UserWarning: Update your `Dense` call to the Keras 2 API: `Dense(units=10)`",
                 "UserWarning: The semantics of the Keras 2 argument `steps_per_epoch` is not the same as the Keras 1 "
-                "argument `samples_per_epoch`.", "/usr/lib/python2.7/site-packages/nolearn/lasagne/base.py:372: "
+                "argument `samples_per_epoch`.\n  model.fit_generator(gen, samples_per_epoch=1000, nb_epoch=2)",
+                "/usr/lib/python2.7/site-packages/nolearn/lasagne/base.py:372: "
                 "UserWarning: The 'eval_size' argument has been deprecated, please use the 'train_split' parameter",
                 "UserWarning: `output_shape` argument not specified for layer lambda_1 and cannot be automatically "
                 "inferred with the Theano backend. Defaulting to output shape `(None, 64)` (same as input shape).",
@@ -1022,6 +1024,26 @@ def test_a_wrappers_warning_is_no_cause_of_a_later_unrelated_failure():
     for line in warnings:
         assert len(explain_text(line).recognised) == 1
         assert all(f.confidence == "low" for f in explain_text(line + failure).recognised)
+
+
+# a call that logs PyMC3's warning, as PyMC3 3.8's sampling.py has it, quoted by a traceback
+QUOTED_WARNING_CALL = '_log.warning("Could not pickle model, sampling singlethreaded.")'
+
+
+def test_a_warning_call_quoted_in_a_traceback_frame_is_no_warning(tmp_path: Path) -> None:
+    printed = "Could not pickle model, sampling singlethreaded.\n"
+    assert [f.cause for f in explain_text(printed).recognised] == ["pymc3-sampling-single-process"]
+    # Python's frame: the call is the source line, under its `File "...", line N` header
+    code = f"import logging\n_log = logging.getLogger()\n{QUOTED_WARNING_CALL} if 1 / 0 else None\n"
+    log = traceback_of(sys.executable, code, tmp_path)
+    assert QUOTED_WARNING_CALL in log and "ZeroDivisionError" in log
+    assert "pymc3-sampling-single-process" not in {f.cause for f in explain_text(log).findings}
+    # IPython's frame: the numbered lines around the arrow's
+    ipython = ("~/env/lib/python3.7/site-packages/pymc3/sampling.py in sample(draws, step, chains, cores)\n"
+               f"    450             except pickle.PickleError:\n    451                 {QUOTED_WARNING_CALL}\n"
+               "--> 452                 has_population_samplers = False\n\nValueError: Not enough samples\n")
+    assert "pymc3-sampling-single-process" not in {f.cause for f in explain_text(ipython).findings}
+    assert "pymc3-sampling-single-process" in {f.cause for f in explain_text(printed + ipython).findings}
 
 
 @pytest.mark.parametrize("log, cause", [

@@ -745,8 +745,10 @@ def test_the_image_iterator_given_channels_on_the_other_axis(legacy_python: Call
 
 
 def _ran(python: str, code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """A snippet run by Keras on Theano that may fail or only warn: its output, whichever."""
-    return subprocess.run([python, "-c", code], capture_output=True, text=True, timeout=300, cwd=cwd,
+    """A snippet run by Keras on Theano that may fail or only warn: its output, whichever. Run as a
+    script, so that a warning shows the line of the call that raised it, as in real logs."""
+    (cwd / "snippet.py").write_text(code, encoding="utf-8")
+    return subprocess.run([python, "snippet.py"], capture_output=True, text=True, timeout=300, cwd=cwd,
                           env={**os.environ, **KERAS_THEANO})
 
 
@@ -791,3 +793,82 @@ def test_keras_0_show_accuracy_on_real_keras_122(legacy_python: Callable[[str], 
     assert run.returncode == 0 and "[" not in run.stdout and '"show_accuracy" argument is deprecated' in run.stderr
     found = explain_text(run.stderr).findings
     assert [(f.cause, f.confidence, f.warning) for f in found[:1]] == [("keras-version-mismatch", "medium", True)]
+
+
+# a model trained from a generator of batches of 4, its epoch counted in samples or in batches
+FIT_GENERATOR = ("import numpy as np\nfrom keras.models import Sequential\nfrom keras.layers import Dense\n"
+                 "model = Sequential([Dense(1, input_dim=2)])\nmodel.compile('sgd', 'mse')\n"
+                 "def batches():\n    while True:\n        yield np.zeros((4, 2)), np.zeros((4, 1))\n"
+                 "model.fit_generator(batches(), {}, verbose=0)\n")
+
+
+@pytest.mark.parametrize(("keywords", "in_samples"), [("steps_per_epoch=3, nb_epoch=1", False),
+                                                      ("samples_per_epoch=3, nb_epoch=1", True)])
+def test_keras2_steps_warning_needs_a_call_counted_in_samples(legacy_python: Callable[[str], str],
+                                                              theano_home: Path, tmp_path: Path,
+                                                              keywords: str, in_samples: bool) -> None:
+    # Keras 2.0.8 warns about the steps' meaning for nb_epoch alone too; only samples_per_epoch,
+    # nb_val_samples or val_samples in the call's line (printed under the warning) make the steps wrong
+    run = _ran(legacy_python("keras208_th09"), FIT_GENERATOR.format(keywords), tmp_path)
+    assert run.returncode == 0 and "is not the same as the Keras 1 argument `samples_per_epoch`" in run.stderr
+    explained = explain_text(run.stderr)
+    assert ("keras1-generator-steps-semantics", "medium" if in_samples else "low") in [
+        (f.cause, f.confidence) for f in explained.findings]
+    # named with confidence: the steps' meaning, or else only the harmless conversion
+    assert [f.cause for f in explained.recognised][:1] == [
+        "keras1-generator-steps-semantics" if in_samples else "keras2-converts-keras1-call"]
+
+
+def test_keras_1_epoch_past_samples_per_epoch(legacy_python: Callable[[str], str], theano_home: Path,
+                                              tmp_path: Path) -> None:
+    # 6 samples an epoch from batches of 4: the second batch runs the epoch to 8
+    run = _ran(legacy_python("keras122_th09"), FIT_GENERATOR.format("samples_per_epoch=6, nb_epoch=1"), tmp_path)
+    assert run.returncode == 0 and "Epoch comprised more than `samples_per_epoch` samples" in run.stderr
+    found = explain_text(run.stderr).findings
+    assert [(f.cause, f.confidence, f.warning) for f in found[:1]] == [
+        ("keras1-samples-per-epoch-overrun", "medium", True)]
+    # a multiple of the batch size: no warning, no finding
+    fits = _ran(legacy_python("keras122_th09"), FIT_GENERATOR.format("samples_per_epoch=8, nb_epoch=1"), tmp_path)
+    assert fits.returncode == 0 and "keras1-samples-per-epoch-overrun" not in {
+        f.cause for f in explain_text(fits.stderr).findings}
+
+
+@pytest.mark.parametrize("env", ["keras122_th09", "keras208_th09"])
+def test_real_keras_function_called_with_one_array(legacy_python: Callable[[str], str], theano_home: Path,
+                                                   tmp_path: Path, env: str) -> None:
+    code = ("import numpy as np\nfrom keras import backend as K\nfrom keras.layers import Input\n"
+            "x = Input(shape=(2,))\nf = K.function([x], [x * 2])\nf(np.zeros((1, 2)))\n")
+    log = traceback_of(legacy_python(env), code, tmp_path, KERAS_THEANO)
+    assert "assert isinstance(inputs, (list, tuple))" in log and log.rstrip().endswith("AssertionError"), log
+    assert _found(log)[0] == ("model-function-inputs", "medium")
+    # another assertion of Keras' is not this one
+    other = log.replace("assert isinstance(inputs, (list, tuple))", "assert len(inputs) == len(self.inputs)")
+    assert other != log and ("model-function-inputs", "medium") not in _found(other)
+
+
+def test_real_keras_image_folder_missing(legacy_python: Callable[[str], str], theano_home: Path,
+                                         tmp_path: Path) -> None:
+    code = ("from keras.preprocessing.image import ImageDataGenerator\n"
+            "ImageDataGenerator().flow_from_directory('data/train')\n")
+    log = traceback_of(legacy_python("keras208_th09"), code, tmp_path, KERAS_THEANO)
+    assert "No such file or directory: 'data/train'" in log
+    assert _found(log)[0] == ("dataset-file-missing", "medium")
+    # the same error under another call is not Keras' listing of the class folders
+    other = log.replace("os.listdir(directory)", "open(directory)")
+    assert other != log and ("dataset-file-missing", "medium") not in _found(other)
+
+
+def test_keras_image_iterators_count_shows_keras(legacy_python: Callable[[str], str], theano_home: Path,
+                                                 tmp_path: Path) -> None:
+    (tmp_path / "data" / "cats").mkdir(parents=True)
+    (tmp_path / "data" / "cats" / "1.png").write_bytes(b"")
+    code = ("from keras.preprocessing.image import ImageDataGenerator\n"
+            "batches = ImageDataGenerator().flow_from_directory('data')\nprint(batches.nb_sample)\n")
+    log = traceback_of(legacy_python("keras208_th09"), code, tmp_path, KERAS_THEANO)
+    assert "Found 1 images belonging to 1 classes." in log and "'DirectoryIterator' object has no attribute" in log
+    # the iterator's count names Keras where nothing else does (Keras' banner taken out)
+    bare = "\n".join(line for line in log.splitlines() if "backend" not in line)
+    assert "keras" not in bare.lower().replace("flow_from_directory", "")
+    assert _found(bare)[0] == ("keras-version-mismatch", "medium")
+    unnamed = bare.replace("Found 1 images belonging to 1 classes.", "")
+    assert _found(unnamed)[0] == ("keras-version-mismatch", "low")

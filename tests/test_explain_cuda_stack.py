@@ -171,3 +171,28 @@ def test_the_two_backends_mixed_explain_pygpu_not_initialising():
     log = ("Using gpu device 0: GeForce GTX 1080\n" + PYGPU
            + "GpuArrayException: cannot set while device is active in this process: 0\n")
     assert [f.cause for f in explain_text(log).recognised][:2] == ["gpu-backends-mixed", "pygpu-init-failed"]
+
+
+# Theano 1.0.5 on Windows with cuDNN 8 under dnn.base_path: theano/gpuarray/dnn.py:184-187 warns that
+# the header is newer than Theano, :108-111 cannot load a library of the names it knows (cuDNN 5-7),
+# and theano/gpuarray/__init__.py:243 logs pygpu's initialisation as failed
+CUDNN8_ON_WINDOWS = (
+    "C:\\envs\\m\\lib\\site-packages\\theano\\gpuarray\\dnn.py:184: UserWarning: Your cuDNN version is more recent "
+    "than Theano. If you encounter problems, try updating Theano or downgrading cuDNN to a version >= v5 and <= v7.\n"
+    "  warnings.warn(\"Your cuDNN version is more recent than \"\n"
+    "ERROR (theano.gpuarray): Could not initialize pygpu, support disabled\n"
+    "Traceback (most recent call last):\n"
+    "  File \"C:\\envs\\m\\lib\\site-packages\\theano\\gpuarray\\dnn.py\", line 109, in _dnn_lib\n"
+    "    % config.dnn.base_path\n"
+    "RuntimeError: Could not load cudnn library. Check your cudnn installation. Maybe using the Theano flag "
+    "dnn.base_path can help you. Current value \"C:/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v11.8\"\n")
+
+
+def test_a_cudnn_too_new_to_load_is_the_root_of_the_failures_it_causes():
+    found = explain_text(CUDNN8_ON_WINDOWS)
+    # the warning explains the error, and is ranked with the errors, before pygpu's generic failure
+    assert [f.cause for f in found.recognised][:2] == ["cudnn-too-new", "pygpu-init-failed"]
+    assert {f.cause: f.consequence_of for f in found.findings}["cudnn-not-found"] == "cudnn-too-new"
+    # without the warning, cuDNN is only not found
+    alone = CUDNN8_ON_WINDOWS.split("ERROR (theano.gpuarray)", 1)[1]
+    assert [f.cause for f in explain_text(alone).recognised][:1] == ["cudnn-not-found"]

@@ -4,6 +4,11 @@ the tool prints it; the comment names the upstream file (at its tag) or the docu
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from tests.explain_tables import assert_sourced, first_cause
@@ -384,3 +389,22 @@ def test_a_withdrawn_conda_forge_build_is_no_missing_package():
     text = "Problem: nothing provides package_has_been_revoked needed by gfortran_linux-64-7.2.0-24\n"
     assert ("conda-package-not-in-channels", "medium") not in \
         [(f.cause, f.confidence) for f in explain_text(text).findings]
+
+
+def test_a_theano_folder_left_without_its_init_is_named(tmp_path: Path) -> None:
+    (tmp_path / "site" / "theano").mkdir(parents=True)
+    # what PyMC3 3.11.4 prints when `theano` has no __version__ (pymc3/__init__.py:34-45), here with a
+    # real interpreter's namespace package: a `theano` folder without its __init__.py
+    code = ("import theano\nif not hasattr(theano, '__version__'):\n"
+            "    print('The imported Theano(-PyMC) module is broken.')\n"
+            "    print(f'It was imported from {theano.__spec__.submodule_search_locations}')\n"
+            "theano.config\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=tmp_path,
+                          env={**os.environ, "PYTHONPATH": str(tmp_path / "site")})
+    log = proc.stdout + proc.stderr
+    assert "It was imported from _NamespacePath([" in log and "has no attribute 'config'" in log, log
+    assert [(f.cause, f.confidence) for f in explain_text(log).findings][:1] == [("theano-install-broken", "high")]
+    # PyMC3's message where a package was found: its Theano is not the one PyMC3 needs
+    package = log.replace("_NamespacePath(['", "['")
+    assert [(f.cause, f.confidence) for f in explain_text(package).findings][:1] == [
+        ("pymc3-needs-theano-pymc", "medium")]

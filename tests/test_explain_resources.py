@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests import legacy_envs
-from tests.explain_tables import assert_sourced, first_cause
+from tests.explain_tables import assert_sourced, first_cause, traceback_of
 from theanodoctor.explain import explain_text
 
 
@@ -421,3 +421,42 @@ def test_theano_pymc_filelock_timeout_names_the_file_lock(legacy_python, theano_
     # filelock's message about a lock that is no compiledir's (a dataset's) is not Theano's lock
     other = log.replace(f"{compiledir}/.lock", "/data/shards/train.h5.lock")
     assert "compile-filelock-held" not in {cause for cause, _ in _found(other)}
+
+
+# Theano 1.0.5's compile lock taken, then removed while held (as a process that found it not refreshed
+# within compile.timeout does, or a deleted compiledir), then refreshed by its holder
+LOCK_REMOVED = """
+import os, shutil
+from theano import config
+from theano.gof import compilelock
+compilelock.get_lock()
+lock_dir = os.path.join(config.compiledir, "lock_dir")
+shutil.rmtree(lock_dir)
+compilelock.refresh_lock(os.path.join(lock_dir, "lock"))
+"""
+
+
+def test_a_compile_lock_removed_while_held_is_named(legacy_python, theano_home, tmp_path):
+    log = traceback_of(legacy_python("healthy37"), LOCK_REMOVED, tmp_path, {"THEANO_FLAGS": "cxx="})
+    assert "Refreshing lock failed" in log and "lock_dir/lock'" in log, log
+    assert _found(log)[0] == ("compiledir-shared-across-hosts", "medium")
+    assert_sourced([(log, "compiledir-shared-across-hosts")])
+    # a missing file elsewhere in the compiledir is not the lock
+    other = log.replace("lock_dir/lock'", "lock_dir/key.pkl'")
+    assert other != log and ("compiledir-shared-across-hosts", "medium") not in _found(other)
+
+
+# PyMC3 v3.8 pymc3/sampling.py:1079-1096, as printed for a run interrupted during tuning
+PYMC3_INTERRUPTED = ("Multiprocess sampling (4 chains in 4 jobs)\nNUTS: [sigma, mu]\n"
+                     "Traceback (most recent call last):\n"
+                     "  File \"/env/lib/python3.7/site-packages/pymc3/sampling.py\", line 1080, in _mp_sample\n"
+                     "    traces, length = _choose_chains(traces, tune)\n"
+                     "  File \"/env/lib/python3.7/site-packages/pymc3/sampling.py\", line 1096, in _choose_chains\n"
+                     "    raise ValueError(\"Not enough samples to build a trace.\")\n"
+                     "ValueError: Not enough samples to build a trace.\n")
+
+
+def test_sampling_interrupted_before_tuning_ended_is_named():
+    assert first_cause(PYMC3_INTERRUPTED) == ["pymc3-sampling-interrupted"]
+    assert _found(PYMC3_INTERRUPTED)[0] == ("pymc3-sampling-interrupted", "high")
+    assert_sourced([(PYMC3_INTERRUPTED, "pymc3-sampling-interrupted")])

@@ -54,6 +54,7 @@ CASES = {
     "array_input": lambda: theano.function([np.ones(2)], x * 2),  # data where a symbolic input belongs
     "join": lambda: theano.function([m], T.join(0, m, T.ones((1, 4))))(np.ones((2, 3))),
     "iterate": lambda: list(zip(x[:-1], x[1:])),  # a symbolic slice's length is not known
+    "shared_symbolic": lambda: theano.shared(x * 2),  # a shared variable holds a value, not a graph
     "givens": lambda: theano.function([m], r * 2, givens={r: m}),
     "update": lambda: theano.function([m], [], updates=[(s, m)]),
     "scan_rank": lambda: theano.scan(lambda h: T.outer(h, h), outputs_info=x, n_steps=2),
@@ -75,13 +76,13 @@ REAL = {"shape": "model-shape-mismatch", "dot": "model-shape-mismatch", "reshape
         "array_input": "model-function-inputs", "join": "model-shape-mismatch", "iterate": "model-graph-type-error",
         "test_value": "model-shape-mismatch", "givens": "model-broadcastable-mismatch",
         "update": "model-broadcastable-mismatch", "scan_rank": "scan-state-rank-mismatch",
-        "bool": "model-graph-type-error"}
+        "bool": "model-graph-type-error", "shared_symbolic": "model-graph-type-error"}
 # the cases whose message is Theano's check of a function's inputs, of the shapes an op is given (in a
 # graph of the code's own on the CPU), theano.grad's of a variable the cost does not use, a variable's
 # refusal to be a Python bool, DebugMode's of a non-finite value, or the check of a replacement's type
 # (Theano 1.0.5 raises it under an update's too), which state the fault outright
 STATED = {"unused", "missing", "call_missing", "shape", "dot", "reshape", "join", "ndim", "test_value", "variable",
-          "array_input", "iterate", "disconnected", "bool", "debug_inf", "givens", "update"}
+          "array_input", "iterate", "disconnected", "bool", "debug_inf", "givens", "update", "shared_symbolic"}
 
 
 @pytest.fixture(scope="module")
@@ -303,7 +304,8 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     # replacement that differs only in rank or broadcast pattern, theano.function's refusal of an input
     # that is not a variable, PyMC3's refusal of a second variable of one name and of a tuned mass matrix
     # with zeros (a variable whose draws never moved), Join's of the sizes beside the joined axis, the
-    # refusal to iterate a vector of a length not known when the graph is built
+    # refusal to iterate a vector of a length not known when the graph is built, theano.shared's refusal
+    # of a symbolic value, Keras' check that its backend function is given a list of arrays
     assert {sid for sid, level in levels.items() if level == "medium"} == {
         "theano-function-unused-input", "theano-function-missing-input", "theano-input-wrong-ndim",
         "theano-function-argument-wrong-ndim", "theano-value-wrong-ndim", "theano-reshape-size-mismatch",
@@ -316,7 +318,7 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
         "blocks-config-not-set", "debugmode-non-finite", "elemwise-input-dimension-mismatch", "blas-shape-mismatch",
         "numpy-operands-not-broadcast", "keras-categorical-targets-not-one-hot", "pfunc-input-not-a-variable",
         "pymc3-variable-name-exists", "pymc3-mass-matrix-zeros", "theano-join-shapes-differ",
-        "theano-length-not-known"}
+        "theano-length-not-known", "theano-shared-of-symbolic", "keras-function-inputs-not-a-list"}
 
 
 # a classifier of 2 outputs trained on labels 0..2: the cross-entropy's forward op (y_i value out of

@@ -51,6 +51,12 @@ def is_code(lines: Sequence[str], index: int) -> bool:
     return bool(index > 0 and _FRAME_HEADER.match(_text(lines[index - 1])) or _IPYTHON_CURRENT.match(lines[index]))
 
 
+def in_frame_code(lines: Sequence[str], index: int) -> bool:
+    """Whether ``lines[index]`` is code a traceback's frame quotes: its source line, or one of the
+    numbered lines IPython prints around it."""
+    return is_code(lines, index) or bool(_IPYTHON_CONTEXT.match(lines[index]))
+
+
 def without_comment(code: str) -> str:
     """A source line without its trailing ``#`` comment (a ``#`` inside a string literal stays)."""
     quote = ""

@@ -171,6 +171,8 @@ def order(findings: list[Finding], causes: dict[str, Cause], final_line: int | N
             if other in level and other != cause_id and (level[cause_id] != "low" or level[other] == "low"):
                 explained_by.setdefault(other, cause_id)
     marked = [f if f.cause not in explained_by else replace(f, consequence_of=explained_by[f.cause]) for f in findings]
+    # a warning that explains a found error is that error's root: ranked with the errors
+    roots_of_errors = {explained_by[f.cause] for f in findings if f.cause in explained_by and not f.warning}
 
     said_last = {f.cause for f in findings if any(e.line == final_line for e in f.evidence)}
 
@@ -180,7 +182,8 @@ def order(findings: list[Finding], causes: dict[str, Cause], final_line: int | N
         on_final = f.cause in said_last or any(c in said_last for c in causes[f.cause].explains)
         replaced = renewed is not None and all(e.line < renewed for e in f.evidence)
         cause = causes[f.cause]
-        return (f.consequence_of is not None, f.warning, f.informational or (f.warning and cause.harmless), f.logged,
+        warning = f.warning and f.cause not in roots_of_errors
+        return (f.consequence_of is not None, warning, f.informational or (warning and cause.harmless), f.logged,
                 cause.generic,
                 f.confidence == "low",
                 replaced, RANK[f.confidence], not on_final, first)

@@ -22,7 +22,7 @@ from theanodoctor.kb_causes import Signature
 
 from .context import TRIGGERS, FactReader
 from .normalize import as_typed, plain, segments, unwrapped
-from .pyera import CODE_BACK, HINT_TEXTS, is_code, python_hint, shown_code, without_comment
+from .pyera import CODE_BACK, HINT_TEXTS, in_frame_code, is_code, python_hint, shown_code, without_comment
 
 BLOCK_LINES = 2048
 EVIDENCE_PER_SIGNATURE = 3
@@ -258,7 +258,13 @@ class Scanner:
         if PROCESS_DIED.search(raw):
             self.result.died = True
         code: str | None = None
+        quoted: bool | None = None
         for sig in (self.sigs[i] for i in candidates):
+            if sig.warning or sig.logged:
+                # the call that would print a warning, quoted in a traceback's frame, printed nothing
+                quoted = in_frame_code(window, at) if quoted is None else quoted
+                if quoted:
+                    continue
             if sig.code is not None:
                 code = shown_code(window, at) if code is None else code
                 if not code or not sig.code.search(code):
