@@ -79,8 +79,9 @@ REAL = {"shape": "model-shape-mismatch", "dot": "model-shape-mismatch", "reshape
         "bool": "model-graph-type-error", "shared_symbolic": "model-graph-type-error"}
 # the cases whose message is Theano's check of a function's inputs, of the shapes an op is given (in a
 # graph of the code's own on the CPU), theano.grad's of a variable the cost does not use, a variable's
-# refusal to be a Python bool, DebugMode's of a non-finite value, or the check of a replacement's type
-# (Theano 1.0.5 raises it under an update's too), which state the fault outright
+# refusal to be a Python bool, DebugMode's of a non-finite value, the check of a replacement's type
+# (Theano 1.0.5 raises it under an update's too), or theano.shared's of a symbolic value, which state the
+# fault outright
 STATED = {"unused", "missing", "call_missing", "shape", "dot", "reshape", "join", "ndim", "test_value", "variable",
           "array_input", "iterate", "disconnected", "bool", "debug_inf", "givens", "update", "shared_symbolic"}
 
