@@ -5,6 +5,7 @@ explained by the cause the catalogue gives that removal."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -310,3 +311,21 @@ def test_an_older_python3s_wording_of_a_pickle_written_to_a_text_file():
     assert [(f.cause, f.confidence) for f in explain_text(log).findings][:1] == \
         [("python2-pickle-on-python3", "medium")]
     assert not explain_text("TypeError: must be str, not bytes\n").recognised  # no pickle in sight
+
+
+def test_a_local_theano_py_in_an_ipython_traceback(tmp_path):
+    """Real IPython 4.1.1 importing theano where the working directory holds a `theano.py` (a script
+    named after the library): IPython's frame names the file as `theano.py in <module>()`."""
+    python = str(legacy_envs.env_python(legacy_envs.ensure_env("theano090_py36")))
+    (tmp_path / "theano.py").write_text("from theano import function\n")
+    run = subprocess.run([python, "-m", "IPython", "--colors=NoColor", "--no-banner", f"--ipython-dir={tmp_path}",
+                          "-c", "import theano"], cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                         env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path),
+                              "PYTHONPATH": str(legacy_envs.release(python, *IPYTHON_411))})
+    log = run.stdout + run.stderr
+    assert "theano.py in <module>()" in log and "cannot import name" in log, log
+    assert [(f.cause, f.confidence) for f in explain_text(log).recognised][:1] == [("local-module-shadowing", "high")]
+    # the package's own file in the installation is no shadowing one
+    installed = re.sub(r"^\S*theano\.py in ", "/env/lib/python3.6/site-packages/theano/__init__.py in ", log,
+                       flags=re.M)
+    assert installed != log and "local-module-shadowing" not in {f.cause for f in explain_text(installed).recognised}

@@ -6,6 +6,7 @@ Windows, PyMC3's sampler, pylearn2)."""
 
 from __future__ import annotations
 
+import ast
 import gzip
 import os
 import pickle
@@ -460,3 +461,47 @@ def test_sampling_interrupted_before_tuning_ended_is_named():
     assert first_cause(PYMC3_INTERRUPTED) == ["pymc3-sampling-interrupted"]
     assert _found(PYMC3_INTERRUPTED)[0] == ("pymc3-sampling-interrupted", "high")
     assert_sourced([(PYMC3_INTERRUPTED, "pymc3-sampling-interrupted")])
+
+
+def _pymc3_messages(*modules: str) -> list[str]:
+    """The string constants of PyMC3 3.9.3's own modules (its wheel from PyPI, read as Python, so the
+    message's pieces split over lines are one string)."""
+    site = legacy_envs.release(str(legacy_envs.env_python(legacy_envs.ensure_env("pymc39"))), "pymc3==3.9.3")
+    found = []
+    for module in modules:
+        tree = ast.parse((site / "pymc3" / module).read_text(encoding="utf-8"))
+        found += [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+    return found
+
+
+def test_pymc3_checks_of_its_draws_name_a_sampler_that_did_not_converge() -> None:
+    messages = _pymc3_messages("backends/report.py", "step_methods/hmc/base_hmc.py", "step_methods/hmc/nuts.py",
+                               "step_methods/step_sizes.py")
+    def message(start: str) -> str:
+        return next(m for m in messages if m.startswith(start))
+    divergences = message("There were %s divergences after tuning") % 23
+    not_converged = message("The rhat statistic is larger than 1.4")
+    # as a notebook's stderr shows them: printed, then PyMC3's logger's copy at its level
+    for text in (divergences, not_converged, message("There was 1 divergence")):
+        log = f"Sampling 4 chains, 23 divergences: 100%\n{text}\nERROR:pymc3:{text}\n"
+        assert _found(log)[0] == ("pymc3-sampler-not-converged", "medium"), text
+        assert_sourced([(log, "pymc3-sampler-not-converged")])
+    # PyMC3 before 3.8 (v3.5 pymc3/backends/report.py:89) named the same statistic Gelman-Rubin's
+    assert _found(not_converged.replace("rhat", "gelman-rubin"))[0] == ("pymc3-sampler-not-converged", "medium")
+    # most of a chain diverged: the model's numerics (pymc3-many-divergences), not only its tuning
+    assert first_cause(message("There were %s divergences after tuning") % 1907) == ["model-numerics-nan"]
+    # its other notes are hints only: few effective samples (at PyMC3's error level too), the milder ones
+    for start in ("The estimated number of effective samples is smaller than 200",
+                  "The rhat statistic is larger than 1.05", "The number of effective samples is smaller than 25%",
+                  "The chain reached the maximum tree depth", "The acceptance probability does not match"):
+        text = message(start).replace("%s", "0.6")
+        assert _found(text) == [("pymc3-sampler-not-converged", "low")], text
+    # a set-up warning beside them comes first: a library's deprecation notice, then the draws
+    deprecation = ("/env/lib/python3.7/site-packages/pymc3/model.py:384: FutureWarning: Conversion of the second "
+                   "argument of issubdtype from `float` to `np.floating` is deprecated.\n")
+    assert first_cause(deprecation + divergences + "\n") == ["library-code-deprecation-warning"]
+    assert first_cause(divergences + "\n" + deprecation) == ["library-code-deprecation-warning"]
+    # an exception after sampling is not explained by the draws' checks
+    failed = (f"{not_converged}\nTraceback (most recent call last):\n  File \"plot.py\", line 3, in <module>\n"
+              "KeyError: 'mu'\n")
+    assert ("pymc3-sampler-not-converged", "medium") not in _found(failed)

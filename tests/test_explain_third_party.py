@@ -5,11 +5,13 @@ it, in the traceback a user meets; the comment names the upstream file or releas
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from tests import legacy_envs
 from tests.explain_tables import assert_sourced, first_cause
 from theanodoctor.explain import explain_text
 
@@ -222,6 +224,22 @@ def test_python_38_and_later_warn_compiling_an_older_theano(legacy_python):
     assert explain_text(compiled.stderr.replace(folder, "/home/u/project")).recognised == ()
 
 
+def test_h5py_warning_on_import_under_a_newer_numpy_is_a_library_deprecation(legacy_python):
+    # Keras 1.2.2's h5py 2.7.1 imported under a real numpy 1.14 (in front of the environment's own)
+    python = legacy_python("keras122_th09")
+    numpy = legacy_envs.release(python, "numpy==1.14.6")
+    log = subprocess.run([python, "-c", "import h5py"], capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(numpy)}).stderr
+    assert "h5py/__init__.py:36: FutureWarning: Conversion of the second argument of issubdtype" in log, log
+    found = explain_text(log).recognised
+    assert [(f.cause, f.confidence, f.warning) for f in found] == [("library-code-deprecation-warning", "medium",
+                                                                    True)]
+    assert_sourced([(log, "library-code-deprecation-warning")])
+    # the same warning before the traceback of a run that failed is not its cause
+    failed = log + "Traceback (most recent call last):\n  File \"run.py\", line 3, in <module>\nKeyError: 'lr'\n"
+    assert first_cause(failed) == []
+
+
 def test_every_third_party_finding_carries_an_openable_source_and_a_remedy():
     assert_sourced(CASES)
 
@@ -315,10 +333,12 @@ def test_tqdm_notebook_raising_the_iprogress_text_is_the_cause_not_a_warning():
     assert [f.cause for f in found] == ["tqdm-notebook-needs-ipywidgets"] and not found[0].warning
 
 
-def test_a_few_divergences_are_pymc3s_usual_warning_not_a_cause():
-    # PyMC3's own advice (target_accept) covers a handful; the model is named where most draws diverge
+def test_a_few_divergences_are_the_sampler_many_are_the_models_numerics():
+    # PyMC3's own advice (target_accept, a reparameterization) for a few; the model is named where most
+    # draws diverge
     few = "There were 12 divergences after tuning. Increase `target_accept` or reparameterize.\n"
-    assert explain_text(few).findings == ()
+    assert [(f.cause, f.confidence, f.warning) for f in explain_text(few).findings] == [
+        ("pymc3-sampler-not-converged", "medium", True)]
     assert first_cause(few.replace("12", "912")) == ["model-numerics-nan"]
 
 

@@ -24,9 +24,14 @@ import numpy as np
 import theano
 import theano.tensor as T
 from theano.compile.nanguardmode import NanGuardMode
+from theano.tensor import nlinalg, slinalg
 
 x, y, m, i, r = T.dvector("x"), T.dvector("y"), T.dmatrix("m"), T.lvector("i"), T.drow("r")
 s = theano.shared(np.zeros((1, 3)), broadcastable=(True, False), name="s")
+
+
+class GlorotUniform(object):  # an initializer object of a layer library, as Lasagne's
+    pass
 
 
 def test_value_of_another_rank():
@@ -59,6 +64,9 @@ CASES = {
     "update": lambda: theano.function([m], [], updates=[(s, m)]),
     "scan_rank": lambda: theano.scan(lambda h: T.outer(h, h), outputs_info=x, n_steps=2),
     "bool": lambda: bool(np.zeros(2) < x),  # a Theano variable where numpy or scipy needs a number
+    "library_object": lambda: T.dot(m, GlorotUniform()),  # an object of the code's where a tensor belongs
+    "not_posdef": lambda: theano.function([m], slinalg.cholesky(m))(-np.eye(3)),  # scipy's Cholesky
+    "singular": lambda: theano.function([m], nlinalg.matrix_inverse(m))(np.zeros((2, 2))),  # numpy's inverse
 }
 for name, case in CASES.items():
     print("=====", name)
@@ -76,14 +84,18 @@ REAL = {"shape": "model-shape-mismatch", "dot": "model-shape-mismatch", "reshape
         "array_input": "model-function-inputs", "join": "model-shape-mismatch", "iterate": "model-graph-type-error",
         "test_value": "model-shape-mismatch", "givens": "model-broadcastable-mismatch",
         "update": "model-broadcastable-mismatch", "scan_rank": "scan-state-rank-mismatch",
-        "bool": "model-graph-type-error", "shared_symbolic": "model-graph-type-error"}
+        "bool": "model-graph-type-error", "shared_symbolic": "model-graph-type-error",
+        "library_object": "model-graph-type-error", "not_posdef": "model-numerics-nan",
+        "singular": "model-numerics-nan"}
 # the cases whose message is Theano's check of a function's inputs, of the shapes an op is given (in a
 # graph of the code's own on the CPU), theano.grad's of a variable the cost does not use, a variable's
 # refusal to be a Python bool, DebugMode's of a non-finite value, the check of a replacement's type
-# (Theano 1.0.5 raises it under an update's too), or theano.shared's of a symbolic value, which state the
-# fault outright
+# (Theano 1.0.5 raises it under an update's too), theano.shared's of a symbolic value, the conversion's of
+# an object of a named class (not of Python's containers: the generator of "astensor"), or the linear
+# algebra's of a matrix the graph built, which state the fault outright
 STATED = {"unused", "missing", "call_missing", "shape", "dot", "reshape", "join", "ndim", "test_value", "variable",
-          "array_input", "iterate", "disconnected", "bool", "debug_inf", "givens", "update", "shared_symbolic"}
+          "array_input", "iterate", "disconnected", "bool", "debug_inf", "givens", "update", "shared_symbolic",
+          "library_object", "not_posdef", "singular"}
 
 
 @pytest.fixture(scope="module")
@@ -306,7 +318,9 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     # that is not a variable, PyMC3's refusal of a second variable of one name and of a tuned mass matrix
     # with zeros (a variable whose draws never moved), Join's of the sizes beside the joined axis, the
     # refusal to iterate a vector of a length not known when the graph is built, theano.shared's refusal
-    # of a symbolic value, Keras' check that its backend function is given a list of arrays
+    # of a symbolic value, Keras' check that its backend function is given a list of arrays, PyMC3's
+    # checks of its draws after sampling (divergences, the rhat), Theano's conversion of an object of a
+    # named class, and the linear algebra's refusal of a matrix the graph built
     assert {sid for sid, level in levels.items() if level == "medium"} == {
         "theano-function-unused-input", "theano-function-missing-input", "theano-input-wrong-ndim",
         "theano-function-argument-wrong-ndim", "theano-value-wrong-ndim", "theano-reshape-size-mismatch",
@@ -319,7 +333,9 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
         "blocks-config-not-set", "debugmode-non-finite", "elemwise-input-dimension-mismatch", "blas-shape-mismatch",
         "numpy-operands-not-broadcast", "keras-categorical-targets-not-one-hot", "pfunc-input-not-a-variable",
         "pymc3-variable-name-exists", "pymc3-mass-matrix-zeros", "theano-join-shapes-differ",
-        "theano-length-not-known", "theano-shared-of-symbolic", "keras-function-inputs-not-a-list"}
+        "theano-length-not-known", "theano-shared-of-symbolic", "keras-function-inputs-not-a-list",
+        "pymc3-divergences-after-tuning", "pymc3-rhat-not-converged", "theano-as-tensor-library-object",
+        "theano-linalg-matrix-degenerate"}
 
 
 # a classifier of 2 outputs trained on labels 0..2: the cross-entropy's forward op (y_i value out of
@@ -376,6 +392,12 @@ def test_a_pymc3_variable_outside_a_model_block(message: str) -> None:
     # in a sampler's spawned worker the model was not sent along: PyMC3 before 3.2 (pymc3-worker-no-model-context)
     worker = log.replace("model.py", "multiprocessing/spawn.py")
     assert "pymc3-no-model-context" not in {f.cause for f in explain_text(worker).recognised}
+    # ArviZ converting a trace outside the model logs PyMC3's words of its own try and goes on (arviz
+    # io_pymc3_3x.py, PyMC3Converter.__init__): no failure of the code
+    arviz = (f"ERROR:arviz.data.io_pymc3_3x:Got error {message.split(',')[0]}. trying to find log_likelihood in "
+             "translation.\n/env/lib/python3.8/site-packages/arviz/data/io_pymc3_3x.py:98: FutureWarning: Using "
+             "`from_pymc3` without the model will be deprecated in a future release.\n")
+    assert "pymc3-no-model-context" not in {f.cause for f in explain_text(arviz).findings}
 
 
 def test_a_second_pymc3_variable_of_one_name() -> None:

@@ -156,9 +156,10 @@ def _renewed_after(number: int, text: str) -> int | None:
 def order(findings: list[Finding], causes: dict[str, Cause], final_line: int | None,
           renewed: int | None = None) -> list[Finding]:
     """Root cause first: a cause another found cause explains comes after it (unless only a low
-    hint explains a stated one); errors before warnings, a warning the log shows changed nothing
-    (informational) or one harmless by its kind (a library's deprecation notice) after the other
-    warnings, errors Theano only logs (and goes on after) after
+    hint explains a stated one); errors before warnings, a warning about the model's own numbers
+    (a `user_error` cause: PyMC3's checks of its draws) after the set-up's warnings, a warning the
+    log shows changed nothing (informational) or one harmless by its kind (a library's deprecation
+    notice) after the other set-up warnings, errors Theano only logs (and goes on after) after
     the others, a generic symptom after specific causes, a low hint after stated findings; then
     one not only above the post's last words of a new error (line ``renewed``, RENEWED or GONE:
     what the post says came after it, however sure that one is), then by confidence, then what the
@@ -183,7 +184,8 @@ def order(findings: list[Finding], causes: dict[str, Cause], final_line: int | N
         replaced = renewed is not None and all(e.line < renewed for e in f.evidence)
         cause = causes[f.cause]
         warning = f.warning and f.cause not in roots_of_errors
-        return (f.consequence_of is not None, warning, f.informational or (warning and cause.harmless), f.logged,
+        return (f.consequence_of is not None, warning, warning and cause.user_error,
+                f.informational or (warning and cause.harmless), f.logged,
                 cause.generic,
                 f.confidence == "low",
                 replaced, RANK[f.confidence], not on_final, first)
