@@ -39,8 +39,10 @@ PY2_NAMES = [
     "import Tkinter", "import commands", "import md5", "from itertools import izip", "import itertools; itertools.imap",
     "sorted([2, 1], cmp=lambda a, b: a - b)", "{1: 2}.keys()[0]", "map(str, [1])[0]", "zip([1], [2])[0]",
     "range(7 / 2)", "[1, 2, 3][4 / 2]", "import sys; reload(sys)", "coerce(1, 2.0)",
-    "def f():\n    pass\nf.func_name", "class A(object):\n    def m(self):\n        pass\nA().m.im_func",
 ]
+# Python 2's names of a function's and a method's attributes (Python 3: __name__, __func__ ...)
+PY2_ATTRIBUTES = ["def f():\n    pass\nf.func_name", "class A(object):\n    def m(self):\n        pass\nA().m.im_func"]
+PY2_NAMES += PY2_ATTRIBUTES
 # Python 3 code that Python 3.13 runs, each line refused (or failing) on Python 2.7.
 PY3_CODE = [
     ("print('a', end='')", "high"),
@@ -104,7 +106,7 @@ def test_the_python2_code_runs_on_python2(tmp_path):
     """The rows rest on a real era difference: Python 2.7 accepts every line above."""
     python = str(legacy_envs.find_interpreter("2.7"))
     for code in PY2_SYNTAX + ["xrange(3)", "{}.iteritems()", "import cPickle", "range(7 / 2)", "{1: 2}.keys()[0]",
-                              "import sys; reload(sys)", "coerce(1, 2.0)", *PY2_NAMES[-2:]]:
+                              "import sys; reload(sys)", "coerce(1, 2.0)", *PY2_ATTRIBUTES]:
         proc = _run(python, code, tmp_path)
         assert proc.returncode == 0, (code, proc.stderr)
 

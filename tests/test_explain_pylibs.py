@@ -199,21 +199,40 @@ def test_hyperopt_01_with_networkx_2(tmp_path, networkx, fails):
     assert [(f.cause, f.confidence) for f in explain_text(log).recognised][:1] == [("hyperopt-networkx2", "high")]
 
 
+def _ipython(code: str, colors: str, tmp_path: Path, *paths: Path) -> str:
+    """What real IPython 4.1.1 (on the Theano 0.9 environment's Python 3.6) prints running ``code``
+    in ``tmp_path``, with ``paths`` after IPython's on PYTHONPATH."""
+    python = str(legacy_envs.env_python(legacy_envs.ensure_env("theano090_py36")))
+    path = ":".join(str(p) for p in (legacy_envs.release(python, *IPYTHON_411), *paths))
+    run = subprocess.run([python, "-m", "IPython", f"--colors={colors}", "--no-banner", f"--ipython-dir={tmp_path}",
+                          "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                         env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PYTHONPATH": path})
+    return run.stdout + run.stderr
+
+
 def test_a_coloured_ipython_traceback_is_read_as_printed(tmp_path):
     """Real IPython 4.1.1 with a colour scheme, as a traceback copied from a terminal keeps it: the
     message `explain` reads through its control codes names what the plain one names (a PyMC3 name
     of another release; pymc3 is an empty stand-in package, the message is Python's)."""
-    python = str(legacy_envs.env_python(legacy_envs.ensure_env("theano090_py36")))
     (tmp_path / "stub" / "pymc3").mkdir(parents=True)
     (tmp_path / "stub" / "pymc3" / "__init__.py").write_text("")
-    path = f"{legacy_envs.release(python, *IPYTHON_411)}:{tmp_path / 'stub'}"
-    run = subprocess.run([python, "-m", "IPython", "--colors=Linux", "--no-banner", f"--ipython-dir={tmp_path}",
-                          "-c", "import pymc3 as pm\npm.advi(n=1000)"], cwd=tmp_path, capture_output=True, text=True,
-                         timeout=300, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PYTHONPATH": path})
-    log = run.stdout + run.stderr
+    log = _ipython("import pymc3 as pm\npm.advi(n=1000)", "Linux", tmp_path, tmp_path / "stub")
     assert "\x1b[" in log and log.rstrip().endswith("module 'pymc3' has no attribute 'advi'"), log
     found = [(f.cause, f.confidence) for f in explain_text(log).recognised]
     assert found[:1] == [("pymc3-version-mismatch", "medium")]
+
+
+def test_a_local_theano_py_in_an_ipython_traceback(tmp_path):
+    """Real IPython 4.1.1 importing theano where the working directory holds a `theano.py` (a script
+    named after the library): IPython's frame names the file as `theano.py in <module>()`."""
+    (tmp_path / "theano.py").write_text("from theano import function\n")
+    log = _ipython("import theano", "NoColor", tmp_path)
+    assert "theano.py in <module>()" in log and "cannot import name" in log, log
+    assert [(f.cause, f.confidence) for f in explain_text(log).recognised][:1] == [("local-module-shadowing", "high")]
+    # the package's own file in the installation is no shadowing one
+    installed = re.sub(r"^\S*theano\.py in ", "/env/lib/python3.6/site-packages/theano/__init__.py in ", log,
+                       flags=re.M)
+    assert installed != log and "local-module-shadowing" not in {f.cause for f in explain_text(installed).recognised}
 
 
 def test_a_pickle_opened_as_binary_is_no_text_mode_read():
@@ -312,20 +331,3 @@ def test_an_older_python3s_wording_of_a_pickle_written_to_a_text_file():
         [("python2-pickle-on-python3", "medium")]
     assert not explain_text("TypeError: must be str, not bytes\n").recognised  # no pickle in sight
 
-
-def test_a_local_theano_py_in_an_ipython_traceback(tmp_path):
-    """Real IPython 4.1.1 importing theano where the working directory holds a `theano.py` (a script
-    named after the library): IPython's frame names the file as `theano.py in <module>()`."""
-    python = str(legacy_envs.env_python(legacy_envs.ensure_env("theano090_py36")))
-    (tmp_path / "theano.py").write_text("from theano import function\n")
-    run = subprocess.run([python, "-m", "IPython", "--colors=NoColor", "--no-banner", f"--ipython-dir={tmp_path}",
-                          "-c", "import theano"], cwd=tmp_path, capture_output=True, text=True, timeout=300,
-                         env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path),
-                              "PYTHONPATH": str(legacy_envs.release(python, *IPYTHON_411))})
-    log = run.stdout + run.stderr
-    assert "theano.py in <module>()" in log and "cannot import name" in log, log
-    assert [(f.cause, f.confidence) for f in explain_text(log).recognised][:1] == [("local-module-shadowing", "high")]
-    # the package's own file in the installation is no shadowing one
-    installed = re.sub(r"^\S*theano\.py in ", "/env/lib/python3.6/site-packages/theano/__init__.py in ", log,
-                       flags=re.M)
-    assert installed != log and "local-module-shadowing" not in {f.cause for f in explain_text(installed).recognised}

@@ -463,10 +463,10 @@ def test_sampling_interrupted_before_tuning_ended_is_named():
     assert_sourced([(PYMC3_INTERRUPTED, "pymc3-sampling-interrupted")])
 
 
-def _pymc3_messages(*modules: str) -> list[str]:
+def _pymc3_messages(python: str, *modules: str) -> list[str]:
     """The string constants of PyMC3 3.9.3's own modules (its wheel from PyPI, read as Python, so the
     message's pieces split over lines are one string)."""
-    site = legacy_envs.release(str(legacy_envs.env_python(legacy_envs.ensure_env("pymc39"))), "pymc3==3.9.3")
+    site = legacy_envs.release(python, "pymc3==3.9.3")
     found = []
     for module in modules:
         tree = ast.parse((site / "pymc3" / module).read_text(encoding="utf-8"))
@@ -474,9 +474,10 @@ def _pymc3_messages(*modules: str) -> list[str]:
     return found
 
 
-def test_pymc3_checks_of_its_draws_name_a_sampler_that_did_not_converge() -> None:
-    messages = _pymc3_messages("backends/report.py", "step_methods/hmc/base_hmc.py", "step_methods/hmc/nuts.py",
-                               "step_methods/step_sizes.py")
+def test_pymc3_checks_of_its_draws_name_a_sampler_that_did_not_converge(legacy_python) -> None:
+    messages = _pymc3_messages(legacy_python("pymc39"), "backends/report.py", "step_methods/hmc/base_hmc.py",
+                               "step_methods/hmc/nuts.py", "step_methods/step_sizes.py")
+
     def message(start: str) -> str:
         return next(m for m in messages if m.startswith(start))
     divergences = message("There were %s divergences after tuning") % 23
