@@ -1089,8 +1089,10 @@ def test_wrapper_messages_as_printed_name_their_cause(log, cause):
 
 
 @pytest.mark.parametrize("death", ["Segmentation fault (core dumped)", "Aborted (core dumped)", "Killed",
-                                   "E..Segmentation fault: 11", "Illegal instruction"])
-def test_a_process_killed_by_a_signal_has_failed_so_a_warning_beside_it_is_no_cause(death):
+                                   "E..Segmentation fault: 11", "Illegal instruction",
+                                   # Slurm's srun on a task that exited with a failure status
+                                   "srun: error: sls-titan-0: task 0: Exited with exit code 2"])
+def test_a_process_killed_by_a_signal_or_failed_under_srun_so_a_warning_beside_it_is_no_cause(death):
     warning = "WARNING (theano.tensor.blas): Using NumPy C-API based implementation for BLAS functions.\n"
     alone = explain_text(warning).recognised
     assert [(f.cause, f.confidence) for f in alone] == [("blas-numpy-fallback", "medium")]
@@ -1101,12 +1103,15 @@ def test_a_process_killed_by_a_signal_has_failed_so_a_warning_beside_it_is_no_ca
     assert explain_text(warning + "the job was killed by the scheduler, see below\n").recognised == alone
 
 
-@pytest.mark.parametrize("version", ["3.7", "3.12"])
-def test_an_object_a_spawned_sampler_cannot_pickle(version, tmp_path):
-    # the interpreter's own message (3.8 changed its wording), after PyMC3's line for parallel chains
+@pytest.mark.parametrize(("version", "obj"), [("3.7", "threading.Lock()"), ("3.12", "threading.Lock()"),
+                                              # a function of the script, as older PyMC3's joblib workers met it
+                                              ("2.7", "lambda x: x"), ("3.6", "lambda x: x")])
+def test_an_object_a_spawned_sampler_cannot_pickle(version, obj, tmp_path):
+    # the interpreter's own message (3.8 changed a lock's wording; Python 2 words a function's
+    # otherwise), after PyMC3's line for parallel chains
     python = str(legacy_envs.find_interpreter(version))
-    message = traceback_of(python, "import pickle, threading\npickle.dumps(threading.Lock())", tmp_path)
-    assert "pickle" in message and "lock" in message
+    message = traceback_of(python, f"import pickle, threading\npickle.dumps({obj})", tmp_path)
+    assert "ickl" in message and ("lock" in message or "<lambda>" in message)
     sampling = "Multiprocess sampling (4 chains in 4 jobs)\n" + message
     assert [(f.cause, f.confidence) for f in explain_text(sampling).findings][:1] == \
         [("pymc3-model-unpicklable-spawn", "medium")]

@@ -516,9 +516,10 @@ TF_ASSIGN = ("ValueError: Dimension 2 in both shapes must be equal, but are 4 an
 
 @pytest.mark.parametrize(("shapes", "expected"), [
     ("[8,8,4,32], [8,8,32,4]", [("keras-backend-tensorflow", "medium")]),  # a convolution kernel
-    ("[512,10], [10,512]", []),  # a dense layer's matrix: no kernel layout
+    # a dense layer's matrix has no kernel layout: a weights file of another model (its sizes differ)
+    ("[512,10], [10,512]", [("keras-weights-model-mismatch", "medium")]),
 ])
-def test_tensorflow_assigning_a_saved_kernel_of_another_layout(shapes: str, expected: list) -> None:
+def test_tensorflow_assigning_a_saved_weight_that_does_not_fit(shapes: str, expected: list) -> None:
     assert _found(TF_ASSIGN.format(shapes))[:1] == expected
 
 
@@ -872,3 +873,69 @@ def test_keras_image_iterators_count_shows_keras(legacy_python: Callable[[str], 
     assert _found(bare)[0] == ("keras-version-mismatch", "medium")
     unnamed = bare.replace("Found 1 images belonging to 1 classes.", "")
     assert _found(unnamed)[0] == ("keras-version-mismatch", "low")
+
+
+FIT_WITH_CALLBACKS = ("import numpy as np\nfrom keras.models import Sequential\nfrom keras.layers import Dense\n"
+                      "from keras.callbacks import ModelCheckpoint, EarlyStopping\n"
+                      "model = Sequential([Dense(1, input_dim=2)])\nmodel.compile('sgd', 'mse')\n"
+                      "model.fit(np.zeros((8, 2)), np.zeros((8, 1)), verbose=0, {epochs}=2, callbacks=["
+                      "ModelCheckpoint('best.h5', save_best_only=True), EarlyStopping(monitor='val_acc')])\n")
+
+
+def test_keras_callbacks_watching_a_quantity_fit_does_not_report(legacy_python: Callable[[str], str],
+                                                                   theano_home: Path, tmp_path: Path) -> None:
+    # real Keras 1.2.2 on Theano, fit without validation data: ModelCheckpoint warns and saves
+    # nothing, then EarlyStopping warns and subtracts from the missing value
+    keras1 = traceback_of(legacy_python("keras122_th09"), FIT_WITH_CALLBACKS.format(epochs="nb_epoch"), tmp_path,
+                          KERAS_THEANO)
+    assert "Can save best model only with val_loss available, skipping." in keras1, keras1
+    assert "TypeError: unsupported operand type(s) for -: 'NoneType' and 'int'" in keras1, keras1
+    assert _found(keras1)[0] == ("keras-monitor-metric-missing", "medium")
+    assert not (tmp_path / "best.h5").exists()
+    # real Keras 2.0.8: both callbacks warn and the run ends normally, a warning of the user's set-up
+    run = subprocess.run([legacy_python("keras208_th09"), "-c", FIT_WITH_CALLBACKS.format(epochs="epochs")],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                         env={**os.environ, **KERAS_THEANO}, check=True)
+    assert "Early stopping conditioned on metric `val_acc` which is not available" in run.stderr, run.stderr
+    found = explain_text(run.stderr).findings
+    assert [(f.cause, f.confidence, f.warning) for f in found[:1]] == [("keras-monitor-metric-missing", "medium",
+                                                                         True)]
+    # Keras 1.2.2's ModelCheckpoint naming its file by a quantity the epoch does not report
+    named = traceback_of(legacy_python("keras122_th09"), FIT_WITH_CALLBACKS.format(epochs="nb_epoch").replace(
+        "'best.h5', save_best_only=True", "'w.{val_acc:.2f}.h5'"), tmp_path, KERAS_THEANO)
+    assert "KeyError: 'val_acc'" in named, named
+    assert _found(named)[0] == ("keras-monitor-metric-missing", "medium")
+    # the same subtraction in other code is no callback's
+    other = "    loss = total - self.offset\nTypeError: unsupported operand type(s) for -: 'NoneType' and 'float'\n"
+    lookup = "    x = d['val_acc']\nKeyError: 'val_acc'\n"
+    for text in (other, lookup):
+        assert "keras-monitor-metric-missing" not in [f.cause for f in explain_text(text).findings]
+
+
+@pytest.mark.parametrize(("env", "code", "message"), [
+    ("keras208_th09", "from keras import losses\nlosses.get('focal_loss')", "Unknown loss function:focal_loss"),
+    ("keras208_th09", "from keras import metrics\nmetrics.get('f1')", "Unknown metric function:f1"),
+    ("keras122_th09", "from keras import objectives\nobjectives.get('focal_loss')", "Invalid objective: focal_loss"),
+])
+def test_a_saved_models_own_functions_not_given_to_keras(legacy_python: Callable[[str], str], theano_home: Path,
+                                                         tmp_path: Path, env: str, code: str, message: str) -> None:
+    # real Keras 2.0.8 and 1.2.2 looking up a name as load_model does for the stored loss and metrics
+    log = traceback_of(legacy_python(env), code, tmp_path, KERAS_THEANO)
+    assert message in log, log
+    assert _found(log)[:1] == [("keras-custom-object-not-given", "medium")]
+    # a layer of another Keras release is that release's matter
+    assert _found("ValueError: Unknown layer: Merge\n")[:1] == [("keras-version-mismatch", "medium")]
+
+
+def test_keras_0_refusing_saved_weights_of_another_model(legacy_python: Callable[[str], str], theano_home: Path,
+                                                         tmp_path: Path) -> None:
+    # real Keras 0.3.3 (put in front of the environment's own) given fewer weights than its layer has
+    python = legacy_python("keras122_th09")
+    code = ("import numpy as np\nfrom keras.models import Sequential\nfrom keras.layers.core import Dense\n"
+            "model = Sequential()\nmodel.add(Dense(2, input_dim=3))\nmodel.layers[0].set_weights([np.zeros((3, 2))])\n")
+    log = traceback_of(python, code, tmp_path, {**_in_front(python, "keras==0.3.3"), **KERAS_THEANO})
+    assert "Provided weight array does not match layer weights (2 layer params vs. 1 provided weights)" in log, log
+    assert _found(log)[:1] == [("keras-weights-model-mismatch", "medium")]
+    # Keras 0.2-0.3.2's refusal of a kernel of another shape (keras/layers/core.py at 0.3.0:136)
+    assert _found("Exception: Layer shape (128, 1, 6, 6) not compatible with weight shape (64, 1, 6, 6).\n")[:1] == [
+        ("keras-weights-model-mismatch", "medium")]

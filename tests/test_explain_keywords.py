@@ -197,6 +197,18 @@ def test_nolearns_failed_instantiation_names_the_refused_keyword():
     assert first_cause(log.replace("'ds'", "'pool_size'")) == []
 
 
+
+@pytest.mark.parametrize(("call", "shown"), [("get_output(...)", "lasagne.layers.get_output(layer, ...)"),
+                                             ("get_output_shape()", "layer.output_shape")])
+def test_lasagnes_development_versions_warn_of_the_layer_methods_its_release_removed(call, shown):
+    """Lasagne's base.py before v0.1 (the parent of commit 2fabf94) warns, with stacklevel=2, at the line
+    of the code that calls the layer method."""
+    log = (f"/home/u/nb/model.py:40: UserWarning: layer.{call} is deprecated and will be removed for the first "
+           f"release of Lasagne. Please use {shown} instead.\n  out = l_out.{call.replace('...', 'X')}\n")
+    found = explain_text(log).findings
+    assert [(f.cause, f.confidence, f.warning) for f in found] == [("lasagne-too-new", "medium", True)]
+    assert_sourced([(log, "lasagne-too-new")])
+
 def test_every_keyword_row_is_sourced_and_each_keyword_has_one_row_per_library():
     seen = set()
     for rename in kb_keywords.renames():

@@ -6,6 +6,8 @@ notices. Each row names the upstream file and line its text comes from."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from theanodoctor.explain import explain_text
@@ -202,3 +204,20 @@ def test_scikits_cuda_unavailable_is_medium_and_asks_for_the_import_theano_ran(l
     first = explain_text(log).findings[0]
     assert (first.cause, first.confidence) == ("scikits-cuda-unusable", "medium")
     assert first.asks and "scikits.cuda" in first.asks[0]
+
+
+def test_the_source_nvcc_could_not_compile_printed_with_its_line_numbers_is_no_message(legacy_python):
+    # real Theano 0.8.2's cuda_ndarray.cu, printed as the old back-end prints a source nvcc failed on
+    # (rel-0.9.0 theano/sandbox/cuda/nvcc_compiler.py:385-386, `print(i + 1, l)`), with nvcc's refusal
+    # of the host compiler after it: the listing's string literals (cnmem, no CUDA device) are no messages
+    site = Path(legacy_python("theano082_py27")).parent.parent / "lib" / "python2.7" / "site-packages"
+    source = (site / "theano" / "sandbox" / "cuda" / "cuda_ndarray.cu").read_text(encoding="utf-8")
+    assert "cnmemInit call failed!" in source and "no devices support CUDA" in source
+    listing = "".join(f"{i + 1} {line}\n" for i, line in enumerate(source.split("\n")))
+    error = ("/usr/local/cuda/bin/../targets/x86_64-linux/include/host_config.h:115:2: error: #error -- "
+             "unsupported GNU version! gcc versions later than 4.9 are not supported!\n")
+    found = _named(listing + error)
+    assert found[:1] == [("nvcc-gcc-too-new", "high")], found
+    assert not {"cnmem-too-high", "no-gpu-visible"} & {cause for cause, _ in found}
+    # the same texts as the run printed them are its messages
+    assert _named(LOGGER.format("Can't use the GPU, no devices support CUDA"))[:1] == [("no-gpu-visible", "medium")]

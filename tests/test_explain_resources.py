@@ -36,12 +36,18 @@ def _found(text: str) -> list[tuple[str, str]]:
     return [(f.cause, f.confidence) for f in explain_text(text).findings]
 
 
+# a Pool worker whose result (a sampler's whole trace) cannot be pickled back for want of memory:
+# the result raises the MemoryError its pickling would, and the real multiprocessing reports it
+POOL_RESULT = ("import multiprocessing as mp\nclass Trace:\n    def __reduce__(self):\n        raise MemoryError()\n"
+               "def chain(i):\n    return Trace()\nif __name__ == '__main__':\n    mp.Pool(1).map(chain, [0])")
 # 1 PiB is more than an x86_64 process can address: the allocation fails whatever the machine has.
 HOST_ALLOCATIONS = [
     ("numpy124", "import numpy as np\nnp.empty(2 ** 50, dtype=np.uint8)"),  # numpy >= 1.17: Unable to allocate
     ("healthy37", "import numpy as np\nnp.empty(2 ** 50, dtype=np.uint8)"),  # numpy 1.16: a bare MemoryError
     ("3.10", "bytearray(2 ** 60)"),
     ("2.7", "bytearray(2 ** 60)"),
+    ("3.6", POOL_RESULT),
+    ("3.12", POOL_RESULT),
 ]
 
 
@@ -457,6 +463,20 @@ PYMC3_INTERRUPTED = ("Multiprocess sampling (4 chains in 4 jobs)\nNUTS: [sigma, 
                      "ValueError: Not enough samples to build a trace.\n")
 
 
+
+def test_tensorflows_oom_is_the_gpus_where_the_log_shows_one():
+    # TensorFlow 1.15 tensorflow/core/framework/op_kernel.cc (allocate_tensor), as Keras' TensorFlow back-end
+    # raises it; before TF 1.5 the message names no device, the failing node does
+    gpu = ("ResourceExhaustedError: OOM when allocating tensor with shape[32,64,111,111] and type float on "
+           "/job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n")
+    assert _found(gpu) == [("gpu-out-of-memory", "medium")]
+    old = ("ResourceExhaustedError: OOM when allocating tensor with shape[32,64,111,111]\n\t [[Node: conv = "
+           "Conv2D[T=DT_FLOAT, _device=\"/job:localhost/replica:0/task:0/gpu:0\"](input, kernel)]]\n")
+    assert first_cause(old) == ["gpu-out-of-memory"]
+    # on the CPU it is the host's memory: no GPU named with confidence
+    cpu = gpu.replace("device:GPU:0 by allocator GPU_0_bfc", "device:CPU:0 by allocator cpu")
+    assert [cause for cause, level in _found(cpu) if level != "low"] == []
+
 def test_sampling_interrupted_before_tuning_ended_is_named():
     assert first_cause(PYMC3_INTERRUPTED) == ["pymc3-sampling-interrupted"]
     assert _found(PYMC3_INTERRUPTED)[0] == ("pymc3-sampling-interrupted", "high")
@@ -476,7 +496,7 @@ def _pymc3_messages(python: str, *modules: str) -> list[str]:
 
 def test_pymc3_checks_of_its_draws_name_a_sampler_that_did_not_converge(legacy_python) -> None:
     messages = _pymc3_messages(legacy_python("pymc39"), "backends/report.py", "step_methods/hmc/base_hmc.py",
-                               "step_methods/hmc/nuts.py", "step_methods/step_sizes.py")
+                               "step_methods/hmc/nuts.py", "step_methods/step_sizes.py", "tuning/starting.py")
 
     def message(start: str) -> str:
         return next(m for m in messages if m.startswith(start))
@@ -489,8 +509,15 @@ def test_pymc3_checks_of_its_draws_name_a_sampler_that_did_not_converge(legacy_p
         assert_sourced([(log, "pymc3-sampler-not-converged")])
     # PyMC3 before 3.8 (v3.5 pymc3/backends/report.py:89) named the same statistic Gelman-Rubin's
     assert _found(not_converged.replace("rhat", "gelman-rubin"))[0] == ("pymc3-sampler-not-converged", "medium")
-    # most of a chain diverged: the model's numerics (pymc3-many-divergences), not only its tuning
-    assert first_cause(message("There were %s divergences after tuning") % 1907) == ["model-numerics-nan"]
+    # many divergences are the same check (pymc3-many-divergences asks what the model allows); a chain
+    # whose every draw diverged is the model's numerics, as PyMC3 says
+    assert first_cause(message("There were %s divergences after tuning") % 1907) == ["pymc3-sampler-not-converged"]
+    assert first_cause(message("The chain contains only diverging samples")) == ["model-numerics-nan"]
+    # find_MAP's progress bar (CostFuncWrapper) ending at a log-probability of -inf: no estimate
+    progress = message("logp = {:,.5g}, ||grad|| = {:,.5g}")
+    assert _found(progress.format(float("-inf"), 0) + ": 100%|##########| 2/2 [00:00<00:00, 57.19it/s]\n") == [
+        ("model-numerics-nan", "medium")]
+    assert _found(progress.format(-1234.5, 0.25) + ": 100%|##########| 9/9 [00:00<00:00, 57.19it/s]\n") == []
     # its other notes are hints only: few effective samples (at PyMC3's error level too), the milder ones
     for start in ("The estimated number of effective samples is smaller than 200",
                   "The rhat statistic is larger than 1.05", "The number of effective samples is smaller than 25%",
@@ -506,3 +533,20 @@ def test_pymc3_checks_of_its_draws_name_a_sampler_that_did_not_converge(legacy_p
     failed = (f"{not_converged}\nTraceback (most recent call last):\n  File \"plot.py\", line 3, in <module>\n"
               "KeyError: 'mu'\n")
     assert ("pymc3-sampler-not-converged", "medium") not in _found(failed)
+
+
+def test_a_fork_refused_for_memory_is_the_root_of_keras_graphviz_message():
+    # Keras 2.2.4 keras/utils/vis_utils.py:27-31 turns any OSError of running `dot` into its GraphViz advice
+    refused = ("Traceback (most recent call last):\n  File \"/env/lib/python3.6/site-packages/pydot.py\", line 1915, "
+               "in create\n    working_dir=tmp_dir,\n  File \"/usr/lib/python3.6/subprocess.py\", line 709, in "
+               "__init__\nOSError: [Errno 12] Cannot allocate memory\n\n"
+               "During handling of the above exception, another exception occurred:\n\n")
+    graphviz = ("Traceback (most recent call last):\n  File \"train.py\", line 40, in <module>\n    plot_model(model)\n"
+                "  File \"/env/lib/python3.6/site-packages/keras/utils/vis_utils.py\", line 31, in _check_pydot\n"
+                "OSError: `pydot` failed to call GraphViz.Please install GraphViz (https://www.graphviz.org/) and "
+                "ensure that its executables are in the $PATH.\n")
+    found = explain_text(refused + graphviz).findings
+    assert [f.cause for f in found][:2] == ["host-out-of-memory", "graphviz-pydot-missing"]
+    assert found[1].consequence_of == "host-out-of-memory"
+    # alone, the message is GraphViz's
+    assert first_cause(graphviz) == ["graphviz-pydot-missing"]

@@ -188,9 +188,11 @@ CASES = [
     ("NUTS: [mu1]\n/env/lib/python3.6/site-packages/mkl_fft/_numpy_fft.py:1044: FutureWarning: Using a non-tuple "
      "sequence for multidimensional indexing is deprecated; use `arr[tuple(seq)]` instead of `arr[seq]`.\n",
      "library-code-deprecation-warning"),
-    # PyMC3 v3.11.5 pymc3/step_methods/hmc/base_hmc.py (warnings): most of a chain's draws diverged
+    # PyMC3 v3.11.5 pymc3/step_methods/hmc/base_hmc.py (warnings): many of a chain's draws diverged, and all
     ("Sampling 4 chains: 100%|##########| 8000/8000 [00:37<00:00, 215.91draws/s]\n"
      "ERROR:pymc3:There were 1907 divergences after tuning. Increase `target_accept` or reparameterize.\n",
+     "pymc3-sampler-not-converged"),
+    ("ERROR:pymc3:The chain contains only diverging samples. The model is probably misspecified.\n",
      "model-numerics-nan"),
     # Theano's VM puts its words before the compile's error (rel-1.0.5 theano/gof/vm.py:1099)
     ("RuntimeError: ('The following error happened while compiling the node', Elemwise{Composite{[Composite{"
@@ -333,13 +335,17 @@ def test_tqdm_notebook_raising_the_iprogress_text_is_the_cause_not_a_warning():
     assert [f.cause for f in found] == ["tqdm-notebook-needs-ipywidgets"] and not found[0].warning
 
 
-def test_a_few_divergences_are_the_sampler_many_are_the_models_numerics():
-    # PyMC3's own advice (target_accept, a reparameterization) for a few; the model is named where most
-    # draws diverge
+def test_divergences_are_the_samplers_check_and_only_diverging_samples_the_models_numerics():
+    # PyMC3's own advice (target_accept, a reparameterization) for a few and for many, which ask what
+    # the model allows; the model is named where every draw diverged
     few = "There were 12 divergences after tuning. Increase `target_accept` or reparameterize.\n"
     assert [(f.cause, f.confidence, f.warning) for f in explain_text(few).findings] == [
         ("pymc3-sampler-not-converged", "medium", True)]
-    assert first_cause(few.replace("12", "912")) == ["model-numerics-nan"]
+    many = explain_text(few.replace("12", "912")).findings
+    assert [(f.cause, f.confidence) for f in many] == [("pymc3-sampler-not-converged", "medium")] and many[0].asks
+    assert not explain_text(few).findings[0].asks
+    assert first_cause("The chain contains only diverging samples. The model is probably misspecified.\n") == [
+        "model-numerics-nan"]
 
 
 def test_int_of_a_theano_variable_in_pymc3s_own_code_is_no_keras_backend_matter():
@@ -350,3 +356,22 @@ def test_int_of_a_theano_variable_in_pymc3s_own_code_is_no_keras_backend_matter(
         (f.cause, f.confidence) for f in explain_text(text).findings]
     assert first_cause(text.replace("pymc3/gp/util.py", "keras_attention/layer.py")) == [
         "keras-code-needs-tensorflow-backend"]
+
+
+def test_deprecations_raised_in_a_librarys_own_code_are_the_harmless_library_notice():
+    # TensorFlow 1.14 tensorflow/python/util/deprecation_wrapper.py, naming Keras 2.2's backend as the caller
+    tf = ("W0809 08:47:05.497365 140133898971008 deprecation_wrapper.py:119] From /usr/local/lib/python3.6/"
+          "dist-packages/keras/backend/tensorflow_backend.py:74: The name tf.get_default_graph is deprecated. "
+          "Please use tf.compat.v1.get_default_graph instead.\n")
+    # Keras 1.2.0 keras/engine/topology.py:368, which its own layer wrappers reach (wrappers.py:26)
+    regularizers = ("/env/lib/python2.7/site-packages/keras/engine/topology.py:368: UserWarning: The `regularizers` "
+                    "property of layers/models is deprecated. Regularization losses are now managed via the "
+                    "`losses` layer/model property.\n  warnings.warn('The `regularizers` property of '\n")
+    for log in (tf, regularizers):
+        found = explain_text(log).findings
+        assert [(f.cause, f.confidence, f.warning) for f in found] == [("library-code-deprecation-warning", "medium",
+                                                                        True)]
+        assert_sourced([(log, "library-code-deprecation-warning")])
+    # TensorFlow naming the code's own file: the code's matter, no library's notice
+    own = tf.replace("/usr/local/lib/python3.6/dist-packages/keras/backend/tensorflow_backend.py", "/home/u/train.py")
+    assert explain_text(own).findings == ()

@@ -65,6 +65,7 @@ CASES = {
     "scan_rank": lambda: theano.scan(lambda h: T.outer(h, h), outputs_info=x, n_steps=2),
     "bool": lambda: bool(np.zeros(2) < x),  # a Theano variable where numpy or scipy needs a number
     "library_object": lambda: T.dot(m, GlorotUniform()),  # an object of the code's where a tensor belongs
+    "shared_input": lambda: theano.function([s], s * 2),  # a shared variable is no input to give
     "not_posdef": lambda: theano.function([m], slinalg.cholesky(m))(-np.eye(3)),  # scipy's Cholesky
     "singular": lambda: theano.function([m], nlinalg.matrix_inverse(m))(np.zeros((2, 2))),  # numpy's inverse
 }
@@ -86,16 +87,17 @@ REAL = {"shape": "model-shape-mismatch", "dot": "model-shape-mismatch", "reshape
         "update": "model-broadcastable-mismatch", "scan_rank": "scan-state-rank-mismatch",
         "bool": "model-graph-type-error", "shared_symbolic": "model-graph-type-error",
         "library_object": "model-graph-type-error", "not_posdef": "model-numerics-nan",
-        "singular": "model-numerics-nan"}
+        "singular": "model-numerics-nan", "shared_input": "model-function-inputs"}
 # the cases whose message is Theano's check of a function's inputs, of the shapes an op is given (in a
 # graph of the code's own on the CPU), theano.grad's of a variable the cost does not use, a variable's
 # refusal to be a Python bool, DebugMode's of a non-finite value, the check of a replacement's type
 # (Theano 1.0.5 raises it under an update's too), theano.shared's of a symbolic value, the conversion's of
-# an object of a named class (not of Python's containers: the generator of "astensor"), or the linear
-# algebra's of a matrix the graph built, which state the fault outright
+# an object of a named class (not of Python's containers: the generator of "astensor"), the linear
+# algebra's of a matrix the graph built, or theano.function's of a shared variable given as an input,
+# which state the fault outright
 STATED = {"unused", "missing", "call_missing", "shape", "dot", "reshape", "join", "ndim", "test_value", "variable",
           "array_input", "iterate", "disconnected", "bool", "debug_inf", "givens", "update", "shared_symbolic",
-          "library_object", "not_posdef", "singular"}
+          "library_object", "not_posdef", "singular", "shared_input"}
 
 
 @pytest.fixture(scope="module")
@@ -167,6 +169,16 @@ GEMM_C = "ValueError: Shape mismatch: x has {} cols (and {} rows) but y has {} r
      "model-numerics-nan"),
     ("ValueError: Mass matrix contains zeros on the diagonal. \nThe derivative of RV `sigma_log__`.ravel()[0] "
      "is zero.", "model-numerics-nan"),
+    # Theano rel-1.0.5 theano/tensor/nnet/nnet.py:164 and :1115 (the C code of SoftmaxWithBias and of the
+    # softmax cross-entropy), :1009-1011 (their Python implementations)
+    ("ValueError: number of columns in x (784) does not match length of b (10)\n"
+     "Apply node that caused the error: SoftmaxWithBias(dot.0, b)", "model-shape-mismatch"),
+    ("ValueError: number of rows in x (100) does not match length of y (64)", "model-shape-mismatch"),
+    ("ValueError: y_idx must have same number of rows as x", "model-shape-mismatch"),
+    # Keras 2.2.4 keras/engine/network.py:1437 (Model(inputs, outputs) whose outputs need another input)
+    ("ValueError: Graph disconnected: cannot obtain value for tensor Tensor(\"input_2:0\", shape=(?, 2), "
+     "dtype=float32) at layer \"input_2\". The following previous layers were accessed without issue: []",
+     "model-function-inputs"),
 ])
 def test_upstream_user_errors_are_named_below_high_with_a_source(text: str, cause: str) -> None:
     found = explain_text("Traceback (most recent call last):\n  File \"train.py\", line 9, in <module>\n" + text)
@@ -174,9 +186,11 @@ def test_upstream_user_errors_are_named_below_high_with_a_source(text: str, caus
     first = found.findings[0]
     # medium only where the check states the fault: Theano's of a function's input ("Bad input argument
     # ..."), PyMC3's of the start point's log-probability and of the tuned mass matrix, Keras' of the arrays
-    # against the model, Theano's of an op's shapes on the CPU (the GPU's is a hint); else low
+    # against the model and of the model's inputs, Theano's of an op's shapes on the CPU (the GPU's is a
+    # hint) and its softmax's of the bias and labels; else low
     stated = ("Bad input argument", "Bad initial energy", "Initial evaluation of model", "Error when checking",
-              "You are passing a target array", "Mass matrix contains zeros")
+              "You are passing a target array", "Mass matrix contains zeros", "does not match length of",
+              "must have same number of", "Graph disconnected")
     shapes = ("Input dimension mis-match", "Shape mismatch: x has", "dimension mismatch in args to gemm",
               "Incompatible shapes for gemv")
     medium = any(s in text for s in stated) or (any(s in text for s in shapes) and "Gpu" not in text)
@@ -320,11 +334,16 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     # refusal to iterate a vector of a length not known when the graph is built, theano.shared's refusal
     # of a symbolic value, Keras' check that its backend function is given a list of arrays, PyMC3's
     # checks of its draws after sampling (divergences, the rhat), Theano's conversion of an object of a
-    # named class, and the linear algebra's refusal of a matrix the graph built
+    # named class, the linear algebra's refusal of a matrix the graph built, and Keras' callbacks'
+    # warning that the quantity they watch is missing (with Keras 1's EarlyStopping and ModelCheckpoint's
+    # file name failing on it), the old ConvOp's refusal of a kernel larger than the image, theano.function's
+    # refusal of a shared variable as an input, the softmax ops' checks of the bias and labels, Keras'
+    # check that a model's outputs come from its inputs and that a saved model's functions are its own or
+    # given, and PyMC3's find_MAP ending at a log-probability of -inf
     assert {sid for sid, level in levels.items() if level == "medium"} == {
         "theano-function-unused-input", "theano-function-missing-input", "theano-input-wrong-ndim",
         "theano-function-argument-wrong-ndim", "theano-value-wrong-ndim", "theano-reshape-size-mismatch",
-        "pymc3-many-divergences", "theano-cannot-convert-same-dtype",
+        "pymc3-many-divergences", "pymc3-only-diverging-samples", "theano-cannot-convert-same-dtype",
         "theano-function-call-missing-input", "theano-op-without-grad",
         "keras-arrays-sample-counts-differ", "theano-scan-recurrent-broadcast", "theano-softmax-label-out-of-bounds",
         "theano-convop-build-shape", "keras-learning-phase-not-given", "theano-float-index-vector",
@@ -335,7 +354,10 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
         "pymc3-variable-name-exists", "pymc3-mass-matrix-zeros", "theano-join-shapes-differ",
         "theano-length-not-known", "theano-shared-of-symbolic", "keras-function-inputs-not-a-list",
         "pymc3-divergences-after-tuning", "pymc3-rhat-not-converged", "theano-as-tensor-library-object",
-        "theano-linalg-matrix-degenerate"}
+        "theano-linalg-matrix-degenerate", "keras-callback-monitor-missing", "keras1-early-stopping-none",
+        "keras-checkpoint-filepath-key-missing", "theano-convop-kernel-larger-than-image",
+        "theano-shared-variable-explicit-input", "theano-nnet-sizes-mismatch", "keras-graph-disconnected",
+        "pymc3-find-map-logp-inf", "keras-custom-function-unknown"}
 
 
 # a classifier of 2 outputs trained on labels 0..2: the cross-entropy's forward op (y_i value out of
@@ -516,6 +538,23 @@ def test_a_scan_state_of_another_broadcast_pattern(legacy_python: Callable[[str]
     assert "compiled (4, 1)" in done.stdout, done.stderr
 
 
+
+def test_an_update_of_another_dtype_from_an_op_of_many_parameters(legacy_python: Callable[[str], str],
+                                                                    theano_home: Path, tmp_path: Path) -> None:
+    # real Theano 1.0: the variable Theano names is a convolution with all its parameters (Lasagne's
+    # updates of a float32 parameter with a float64 gradient), a long way from `into Type`
+    code = ("import numpy as np, theano, theano.tensor as T\n"
+            "s = theano.shared(np.zeros((1, 1, 3, 3), dtype='float32'))\nx, w = T.dtensor4('x'), T.dtensor4('w')\n"
+            "out = T.nnet.conv2d(x, w, input_shape=(1, 1, 3, 3), filter_shape=(1, 1, 1, 1))\n"
+            "theano.function([x, w], [], updates=[(s, out)])\n")
+    log = traceback_of(legacy_python("healthy37"), code, tmp_path)
+    # Theano 1.0.5 chains its update check's message to it; the conversion's own line, as older
+    # releases and Lasagne's updates show it alone, names the dtypes too
+    line = next(row for row in log.splitlines() if row.startswith("TypeError: Cannot convert Type"))
+    assert "(of Variable AbstractConv2d{" in line, log
+    for text in (log, line):
+        assert [(f.cause, f.confidence) for f in explain_text(text).findings][:1] == [("input-dtype-mismatch", "high")]
+
 # the old ConvOp built for batches of 128 (image_shape, as Lasagne's and Keras 1's layers pass it) given
 # the last, smaller batch
 CONVOP_BATCH = ("import numpy as np, theano, theano.tensor as T\nfrom theano.tensor.nnet import conv\n"
@@ -535,3 +574,7 @@ def test_a_batch_size_fixed_when_the_convolution_was_built(legacy_python: Callab
     old = ("ValueError: the batch size in the image (48) at run time is different than at build time (128) "
            "for the ConvOp.")
     assert [(f.cause, f.confidence) for f in explain_text(old).findings][:1] == [("model-shape-mismatch", "medium")]
+    # the same ConvOp built for an image smaller than its kernel refuses it at once
+    small = traceback_of(legacy_python(env), CONVOP_BATCH.replace("(128, 1, 8, 8)", "(128, 1, 2, 2)"), tmp_path)
+    assert "(Hint: kerns must fit inside image in valid mode)" in small, small
+    assert [(f.cause, f.confidence) for f in explain_text(small).findings][:1] == [("model-shape-mismatch", "medium")]

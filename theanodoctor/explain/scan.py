@@ -42,6 +42,9 @@ PROCESS_DIED = re.compile(r"(?:Segmentation fault|Aborted|Bus error|Illegal inst
                           r"(?:\s*\(core dumped\))?\.?\s*$|^\s*Killed\s*$|"
                           r"^\S[^:]*: line \d+:\s+\d+ (?:Killed|Segmentation fault|Aborted|Bus error|"
                           r"Illegal instruction)(?:\s+\(core dumped\))?\s")
+# Slurm's srun names a task that ended with a failure status (the program's own message may be no
+# traceback: `An unexpected KeyError exception occurred`, a C++ abort message): the run failed.
+JOB_FAILED = re.compile(r"^srun: error: \S+: tasks? [\d,-]+: Exited with exit code [1-9]")
 EXCEPTION_LINE = re.compile(
     # a bare `Exception` too: Theano raises one for every failed compilation
     r"^\s*(?:[A-Za-z_][\w.]*\.)?(?P<type>Exception|[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure))"
@@ -81,7 +84,7 @@ class ScanResult:
     final_exception: tuple[int, str] | None = None
     python_hint: str | None = None  # a Python version seen in the log's paths
     traceback: bool = False  # a Python traceback began, even where the paste stops before its exception
-    died: bool = False  # the process was killed by a signal (PROCESS_DIED)
+    died: bool = False  # the process was killed by a signal (PROCESS_DIED), or srun says it failed (JOB_FAILED)
     nonblank: int = 0
     # lines holding a watched text (Scanner's `watch`): (number, text, up to WATCH_BACK lines before, the line after)
     watched: list[tuple[int, str, tuple[str, ...], str]] = field(default_factory=list)
@@ -103,6 +106,22 @@ class ScanResult:
     def significant(self) -> list[tuple[int, str]]:
         seen = {n for n, _ in self.first_significant}
         return self.first_significant + [item for item in self.last_significant if item[0] not in seen]
+
+
+# The old back-end prints the source of a module nvcc failed to compile, every line after its number
+# (Theano rel-0.9.0 theano/sandbox/cuda/nvcc_compiler.py:385-386, `print(i + 1, l)`; the file
+# cmodule.py writes for g++, rel-1.0.5 theano/gof/cmodule.py:2383-2384, numbers them `%05i\t`): the
+# string literals of that code (`"initCnmem: cnmemInit call failed!"`) are no messages of the run.
+LISTED = re.compile(r"(\d{1,6})(?:[ \t]|$)")
+
+
+def in_listing(window: list[str], at: int) -> bool:
+    """Whether ``window[at]`` is a line of such a listing: numbered one after the line above it."""
+    numbered = LISTED.match(window[at])
+    if numbered is None or at == 0:
+        return False
+    above = LISTED.match(window[at - 1])
+    return above is not None and int(above.group(1)) == int(numbered.group(1)) - 1
 
 
 class Scanner:
@@ -248,6 +267,8 @@ class Scanner:
     def _line(self, number: int, raw: str, candidates: list[int], window: list[str], at: int) -> None:
         """``candidates``: the signatures (in catalogue order) whose literal texts the line holds;
         ``window[at]`` is this line, with the lines above it (for the code a traceback shows)."""
+        if raw[:1].isdigit() and in_listing(window, at):
+            return
         parts = segments(raw)
         if "#" in raw and is_code(window, at):
             # a comment in the code a traceback quotes is no message (`# ... (out of memory)`)
@@ -255,7 +276,7 @@ class Scanner:
         self._significance(number, parts[0] if len(parts) == 1 else max(parts, key=_weight))
         if "traceback (most recent call last)" in raw.lower() and not self._logged_traceback:
             self.result.traceback = True
-        if PROCESS_DIED.search(raw):
+        if PROCESS_DIED.search(raw) or (raw.startswith("srun: error: ") and JOB_FAILED.match(raw)):
             self.result.died = True
         code: str | None = None
         quoted: bool | None = None
