@@ -7,7 +7,9 @@ shadowing the installed one."""
 
 from __future__ import annotations
 
+import ast
 import os
+import re
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -939,3 +941,82 @@ def test_keras_0_refusing_saved_weights_of_another_model(legacy_python: Callable
     # Keras 0.2-0.3.2's refusal of a kernel of another shape (keras/layers/core.py at 0.3.0:136)
     assert _found("Exception: Layer shape (128, 1, 6, 6) not compatible with weight shape (64, 1, 6, 6).\n")[:1] == [
         ("keras-weights-model-mismatch", "medium")]
+
+
+def test_keras1_warns_of_the_keras0_time_distributed_dense(legacy_python: Callable[[str], str],
+                                                           theano_home: Path, tmp_path: Path) -> None:
+    run = subprocess.run([legacy_python("keras122_th09"), "-c", "from keras.layers import TimeDistributedDense\n"
+                          "TimeDistributedDense(3, input_dim=4, input_length=5)\nprint('built')"],
+                         capture_output=True, text=True, timeout=600, cwd=tmp_path,
+                         env={**os.environ, "KERAS_BACKEND": "theano", "THEANO_FLAGS": "cxx="})
+    assert run.returncode == 0 and "built" in run.stdout and "is deprecated" in run.stderr, run.stderr
+    assert _found(run.stderr)[:1] == [("keras-version-mismatch", "medium")]
+
+
+def _string_at(source: Path, line: int) -> str:
+    """The message a `raise`/`warnings.warn` at ``line`` of a real source builds from its adjacent literals."""
+    text = "".join(source.read_text(encoding="utf-8").splitlines(keepends=True)[line - 1:line + 8])
+    call = text[:text.index(")") + 1]
+    return "".join(ast.literal_eval(lit) for lit in re.findall(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"", call))
+
+
+def test_keras_graph_code_run_eagerly_on_tensorflow2(legacy_python: Callable[[str], str]) -> None:
+    keras = legacy_envs.release(legacy_python("healthy37"), "keras==2.6.0") / "keras"
+    symbolic = _string_at(keras / "engine" / "keras_tensor.py", 244)
+    assert symbolic.startswith("Cannot convert a symbolic Keras input/output to a numpy array.")
+    assert _found(f"TypeError: {symbolic}\n")[:1] == [("keras-version-mismatch", "medium")]
+    lr = _string_at(keras / "optimizer_v2" / "optimizer_v2.py", 355)
+    assert lr == "The `lr` argument is deprecated, use `learning_rate` instead."
+    assert _found(f"optimizer_v2.py:355: UserWarning: {lr}\n  warnings.warn(\n")[:1] == \
+        [("keras-version-mismatch", "medium")]
+    # TensorFlow 2.3's own refusals (tensorflow/python/ops/gradients_util.py, python/eager/execute.py)
+    for message in ("RuntimeError: tf.gradients is not supported when eager execution is enabled. Use "
+                    "tf.GradientTape instead.",
+                    "_SymbolicException: Inputs to eager execution function cannot be Keras symbolic tensors, but "
+                    "found [<tf.Tensor 'dense_5/Identity:0' shape=(None, 2) dtype=float32>]"):
+        assert _found(message + "\n")[:1] == [("keras-version-mismatch", "medium")]
+
+
+def test_keras_11_on_a_later_tensorflow_1(legacy_python: Callable[[str], str]) -> None:
+    # the real lines of Keras 1.1.0's and 1.1.2's TensorFlow backend, as a traceback quotes them, with the
+    # message each TensorFlow that moved or renamed the call gives (0.11: `tf.python`; 1.0: `tf.pack`)
+    python = legacy_python("healthy37")
+    for release, line, message in [
+            ("keras==1.1.0", 1304, "AttributeError: module 'tensorflow.python' has no attribute 'control_flow_ops'"),
+            ("keras==1.1.0", 1304, "AttributeError: 'module' object has no attribute 'control_flow_ops'"),
+            ("Keras==1.1.2", 718, "AttributeError: module 'tensorflow' has no attribute 'pack'")]:
+        backend = legacy_envs.release(python, release) / "keras" / "backend" / "tensorflow_backend.py"
+        code = backend.read_text(encoding="utf-8").splitlines()[line - 1]
+        assert "tf.python.control_flow_ops" in code or "tf.pack(" in code
+        log = (f'  File "/usr/local/lib/python2.7/dist-packages/keras/backend/tensorflow_backend.py", line {line}, '
+               f"in in_train_phase\n{code}\n{message}\n")
+        assert _found(log)[:1] == [("keras-too-old-for-tensorflow1", "medium")], log
+        # the same name missing from the user's own TensorFlow code names no Keras
+        own = "AttributeError: module 'tensorflow' has no attribute 'mul'\n"
+        assert ("keras-too-old-for-tensorflow1", "medium") not in _found(own)
+
+
+def test_keras2_converts_keras1_nb_words(legacy_python: Callable[[str], str], theano_home: Path,
+                                         tmp_path: Path) -> None:
+    run = subprocess.run([legacy_python("keras208_th09"), "-c", "from keras.preprocessing.text import Tokenizer\n"
+                          "print(Tokenizer(nb_words=10).num_words)"], capture_output=True, text=True, timeout=600,
+                         cwd=tmp_path, env={**os.environ, "KERAS_BACKEND": "theano", "THEANO_FLAGS": "cxx="})
+    assert run.returncode == 0 and run.stdout.strip() == "10", run.stderr
+    assert "has been renamed `num_words`" in run.stderr
+    assert _found("export THEANO_FLAGS=cxx=\n" + run.stderr)[:1] == [("keras2-converts-keras1-call", "medium")]
+
+
+def test_a_keras_download_cut_off(legacy_python: Callable[[str], str]) -> None:
+    # the frames of real Keras 2.0.8's get_file (keras/utils/data_utils.py) as IPython prints them, over
+    # the socket error urlretrieve met; the same error of the code's own socket names no download
+    utils = Path(printed(legacy_python("keras208_th09"), "import keras.utils.data_utils as d; print(d.__file__)",
+                         KERAS_BACKEND="theano", THEANO_FLAGS="cxx=").strip())
+    call = utils.read_text(encoding="utf-8").splitlines()[219]
+    assert "urlretrieve(origin, fpath, dl_progress)" in call
+    error = "ConnectionResetError: [Errno 104] Connection reset by peer\n"
+    log = (f"Downloading data from https://github.com/fchollet/deep-learning-models/releases/download/v0.1/"
+           f"vgg16_weights_tf_dim_ordering_tf_kernels.h5\n{utils} in get_file(fname, origin, untar, md5_hash, "
+           f"cache_subdir, hash_algorithm, extract, archive_format, cache_dir)\n--> 220{call[3:]}\n\n{error}")
+    assert _found(log)[:1] == [("keras-download-failed", "medium")]
+    assert ("keras-download-failed", "medium") not in _found('  File "client.py", line 3, in <module>\n'
+                                                             "    sock.recv(1024)\n" + error)

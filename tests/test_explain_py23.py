@@ -47,6 +47,7 @@ PY2_NAMES += PY2_ATTRIBUTES
 PY3_CODE = [
     ("print('a', end='')", "high"),
     ("import sys\nprint('a', file=sys.stderr)", "high"),
+    ("import sys\nprint('ran for %.2fm' %\n      (1 / 60.), file=sys.stderr)", "high"),  # the call's last line
     ("def f(*, a=1):\n    pass", "high"),
     ("def f(x: int) -> int:\n    return x", "high"),
     ("def g():\n    x = 1\n    def h():\n        nonlocal x", "high"),

@@ -5,6 +5,8 @@ and line); the expected cause and confidence come from what the code around the 
 
 from __future__ import annotations
 
+import os
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -381,3 +383,32 @@ def test_an_ldflags_folder_with_a_space(legacy_python: Callable[[str], str], the
     # a token that is no piece of a folder stays the invalid-token cause
     other = log.replace('invalid token "Files/lib"', 'invalid token "blas.lib"')
     assert [f.cause for f in explain_text(other).recognised][:1] == ["blas-ldflags-invalid"]
+
+
+# a local optimization of the graph that raises: real Theano logs it (NavigatorOptimizer.warn) and compiles
+# without it, except an AssertionError, which stops the compile
+BROKEN_OPT = ("import numpy as np, theano, theano.tensor as T\nfrom theano.gof import local_optimizer\n"
+              "from theano.tensor.opt import register_canonicalize\n\n"
+              "@register_canonicalize\n@local_optimizer([T.Elemwise])\ndef local_broken_rewrite(node):\n"
+              "    raise {error}('the rewrite cannot handle this node')\n\n"
+              "x = T.dvector('x')\nf = theano.function([x], x * 2 + 1)\nprint('result', f(np.ones(2)))\n")
+
+
+@pytest.mark.parametrize("env", ["healthy37", "theano090_py36"])
+def test_real_theano_logs_a_failed_local_optimization_and_goes_on(legacy_python: Callable[[str], str],
+                                                                 theano_home: Path, tmp_path: Path, env: str) -> None:
+    script = tmp_path / "opt.py"
+    script.write_text(BROKEN_OPT.format(error="ValueError"), encoding="utf-8")
+    run = subprocess.run([legacy_python(env), str(script)], capture_output=True, text=True, timeout=600,
+                         cwd=tmp_path, env={**os.environ, "THEANO_FLAGS": "cxx="})
+    log = run.stdout + run.stderr
+    assert run.returncode == 0 and "result [" in log and "Optimization failure due to: local_broken" in log
+    went_on = explain_text("export THEANO_FLAGS=cxx=\n" + run.stderr + run.stdout)  # (no compiler, chosen)
+    assert went_on.final_exception is None
+    assert [(f.cause, f.confidence) for f in went_on.recognised][:1] == [("theano-optimization-skipped", "medium")]
+    # an AssertionError stops the compile: the logged traceback's exception is where the run ended
+    failed = traceback_of(legacy_python(env), BROKEN_OPT.format(error="AssertionError"), tmp_path,
+                          {"THEANO_FLAGS": "cxx="})
+    found = explain_text("export THEANO_FLAGS=cxx=\n" + failed)
+    assert found.final_exception is not None and "AssertionError" in found.final_exception.text
+    assert ("theano-optimization-skipped", "medium") not in [(f.cause, f.confidence) for f in found.findings]

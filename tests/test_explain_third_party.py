@@ -188,6 +188,11 @@ CASES = [
     ("NUTS: [mu1]\n/env/lib/python3.6/site-packages/mkl_fft/_numpy_fft.py:1044: FutureWarning: Using a non-tuple "
      "sequence for multidimensional indexing is deprecated; use `arr[tuple(seq)]` instead of `arr[seq]`.\n",
      "library-code-deprecation-warning"),
+    # numpy 1.17's FutureWarning in TensorFlow 1.14's own dtypes.py, under Keras (tensorflow/tensorflow#32553)
+    ("Using TensorFlow backend.\n/env/lib/python3.6/site-packages/tensorflow/python/framework/dtypes.py:516: "
+     "FutureWarning: Passing (type, 1) or '1type' as a synonym of type is deprecated; in a future version of numpy, it "
+     "will be understood as (type, (1,)) / '(1,)type'.\n  _np_qint8 = np.dtype([(\"qint8\", np.int8, 1)])\n",
+     "library-code-deprecation-warning"),
     # PyMC3 v3.11.5 pymc3/step_methods/hmc/base_hmc.py (warnings): many of a chain's draws diverged, and all
     ("Sampling 4 chains: 100%|##########| 8000/8000 [00:37<00:00, 215.91draws/s]\n"
      "ERROR:pymc3:There were 1907 divergences after tuning. Increase `target_accept` or reparameterize.\n",

@@ -59,6 +59,7 @@ CASES = {
     "array_input": lambda: theano.function([np.ones(2)], x * 2),  # data where a symbolic input belongs
     "join": lambda: theano.function([m], T.join(0, m, T.ones((1, 4))))(np.ones((2, 3))),
     "iterate": lambda: list(zip(x[:-1], x[1:])),  # a symbolic slice's length is not known
+    "iterate_matrix": lambda: list(zip(m, [1, 2])),  # only a vector is iterated
     "shared_symbolic": lambda: theano.shared(x * 2),  # a shared variable holds a value, not a graph
     "givens": lambda: theano.function([m], r * 2, givens={r: m}),
     "update": lambda: theano.function([m], [], updates=[(s, m)]),
@@ -83,6 +84,7 @@ REAL = {"shape": "model-shape-mismatch", "dot": "model-shape-mismatch", "reshape
         "disconnected": "model-gradient-undefined", "astensor": "model-graph-type-error", "nan": "model-numerics-nan",
         "index": "model-index-out-of-bounds", "ndim": "model-function-inputs", "variable": "model-function-inputs",
         "array_input": "model-function-inputs", "join": "model-shape-mismatch", "iterate": "model-graph-type-error",
+        "iterate_matrix": "model-graph-type-error",
         "test_value": "model-shape-mismatch", "givens": "model-broadcastable-mismatch",
         "update": "model-broadcastable-mismatch", "scan_rank": "scan-state-rank-mismatch",
         "bool": "model-graph-type-error", "shared_symbolic": "model-graph-type-error",
@@ -96,8 +98,8 @@ REAL = {"shape": "model-shape-mismatch", "dot": "model-shape-mismatch", "reshape
 # algebra's of a matrix the graph built, or theano.function's of a shared variable given as an input,
 # which state the fault outright
 STATED = {"unused", "missing", "call_missing", "shape", "dot", "reshape", "join", "ndim", "test_value", "variable",
-          "array_input", "iterate", "disconnected", "bool", "debug_inf", "givens", "update", "shared_symbolic",
-          "library_object", "not_posdef", "singular", "shared_input"}
+          "array_input", "iterate", "iterate_matrix", "disconnected", "bool", "debug_inf", "givens", "update",
+          "shared_symbolic", "library_object", "not_posdef", "singular", "shared_input"}
 
 
 @pytest.fixture(scope="module")
@@ -240,6 +242,8 @@ def test_a_setup_cause_that_leads_to_the_user_error_is_kept() -> None:
     ("(224, 224, 3) but got array with shape (3, 224, 224)", True),  # Keras 2 leaves out the batch axis
     ("(None, 3, 64, 64) but got array with shape (1, 64, 64, 3)", True),
     ("(None, 30, 300) but got array with shape (128, 5, 300)", False),  # sequences: only the data's shape
+    # a 1-channel-first reading of bottleneck features fed 3-channel images: the channel counts differ
+    ("(None, 1, 1, 2048) but got array with shape (1, 224, 224, 3)", False),
 ])
 def test_the_keras_shape_check_names_the_ordering_where_the_channel_axis_moved(shapes: str, ordering: bool) -> None:
     found = explain_text(f"ValueError: Error when checking input: expected data to have shape {shapes}\n").recognised
@@ -339,7 +343,8 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     # file name failing on it), the old ConvOp's refusal of a kernel larger than the image, theano.function's
     # refusal of a shared variable as an input, the softmax ops' checks of the bias and labels, Keras'
     # check that a model's outputs come from its inputs and that a saved model's functions are its own or
-    # given, and PyMC3's find_MAP ending at a log-probability of -inf
+    # given, PyMC3's find_MAP ending at a log-probability of -inf, and the refusal to iterate a tensor
+    # that is not a vector
     assert {sid for sid, level in levels.items() if level == "medium"} == {
         "theano-function-unused-input", "theano-function-missing-input", "theano-input-wrong-ndim",
         "theano-function-argument-wrong-ndim", "theano-value-wrong-ndim", "theano-reshape-size-mismatch",
@@ -357,7 +362,7 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
         "theano-linalg-matrix-degenerate", "keras-callback-monitor-missing", "keras1-early-stopping-none",
         "keras-checkpoint-filepath-key-missing", "theano-convop-kernel-larger-than-image",
         "theano-shared-variable-explicit-input", "theano-nnet-sizes-mismatch", "keras-graph-disconnected",
-        "pymc3-find-map-logp-inf", "keras-custom-function-unknown"}
+        "pymc3-find-map-logp-inf", "keras-custom-function-unknown", "theano-iterate-non-vector"}
 
 
 # a classifier of 2 outputs trained on labels 0..2: the cross-entropy's forward op (y_i value out of

@@ -55,9 +55,14 @@ COMPILER_LINE = re.compile(r"\berror\b\s*(?:C\d+|LNK\d+)?\s*:|fatal error|undefi
 # Theano logs the traceback of a global optimization that failed and goes on without it
 # (SeqOptimizer.warn, theano/gof/opt.py), in any logging format (`ERROR (theano.gof.opt): Traceback:`,
 # `...: theano.gof.opt: ERROR: Traceback:`): that traceback, its exception and one chained to it are
-# not where the run ended. A local optimization's `TRACEBACK:` is not taken: its AssertionError still
-# stops the compile, and constant folding's failure is often the compiler's error.
+# not where the run ended. A local optimization's `TRACEBACK:` (NavigatorOptimizer.warn) is taken only
+# after the `Optimization failure due to:` of one that is neither constant folding (often the compiler's
+# error) nor a GPU or convolution pass (a broken set-up), and never with an AssertionError, which still
+# stops the compile.
 LOGGED_TRACEBACK = re.compile(r"\btheano\.gof\.opt\b.*\bTraceback:\s*$")
+LOCAL_OPT_FAILED = re.compile(r"\btheano\.gof\.opt\b.*Optimization failure due to: "
+                              r"(?!constant_folding\b|LocalOptGroup\b)(?!\w*(?:gpu|conv|dnn))\w+")
+LOCAL_TRACEBACK = re.compile(r"\btheano\.gof\.opt\b.*\bTRACEBACK:\s*$")
 # the same record printed again by a second handler (the root logger's `ERROR:theano.gof.opt:`)
 # right after the logged traceback's exception
 LOGGED_AGAIN = re.compile(r"\btheano\.gof\.opt\b.*\bTraceback \(most recent call last\):\s*$")
@@ -145,6 +150,8 @@ class Scanner:
         self._tail: list[str] = []  # the previous block's last lines: the frame above an exception
         self._logged_traceback = False  # inside a traceback Theano logs and goes on after
         self._logged_ended = False  # that traceback's exception was the last significant line
+        self._local_opt = False  # a local optimization's failure was logged: its TRACEBACK: follows
+        self._local_logged = False  # inside that traceback (whose AssertionError stops the compile)
 
     def feed_blocks(self, blocks: Iterable[list[tuple[int, str]]]) -> ScanResult:
         for block in blocks:
@@ -307,16 +314,22 @@ class Scanner:
     def _significance(self, number: int, text: str) -> None:
         item = (number, text[:MAX_SHOWN_CHARS])
         exception = EXCEPTION_LINE.match(text)
-        if "Traceback:" in text and LOGGED_TRACEBACK.search(text) or self._logged_ended and (
-                any(c in text.lower() for c in CHAINED) or "Traceback (" in text and LOGGED_AGAIN.search(text)):
-            self._logged_traceback = True  # (a chained exception of the logged one, or its copy, is logged too)
-            self._logged_ended = False
-        elif exception and self._logged_traceback:
+        if "failure due to:" in text:
+            self._local_opt = bool(LOCAL_OPT_FAILED.search(text))
+        local = self._local_opt and "TRACEBACK:" in text and bool(LOCAL_TRACEBACK.search(text))
+        if local or "Traceback:" in text and LOGGED_TRACEBACK.search(text):
+            self._logged_traceback, self._logged_ended = True, False
+            self._local_logged, self._local_opt = local, False
+        elif self._logged_ended and (any(c in text.lower() for c in CHAINED)
+                                     or "Traceback (" in text and LOGGED_AGAIN.search(text)):
+            self._logged_traceback, self._logged_ended = True, False  # (a chained exception, or a copy)
+        elif exception and self._logged_traceback and not (self._local_logged and text.startswith("AssertionError")):
             self._logged_traceback = False  # the logged traceback's own exception: the run went on
             self._logged_ended = True
         else:
             self._logged_ended = False
             if exception:
+                self._logged_traceback = False
                 self.result.final_exception = item
         if exception or LOGGER_LINE.match(text) or COMPILER_LINE.search(text):
             if len(self.result.first_significant) < FIRST_SIGNIFICANT:
