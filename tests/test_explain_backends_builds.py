@@ -945,10 +945,8 @@ def test_keras_0_refusing_saved_weights_of_another_model(legacy_python: Callable
 
 def test_keras1_warns_of_the_keras0_time_distributed_dense(legacy_python: Callable[[str], str],
                                                            theano_home: Path, tmp_path: Path) -> None:
-    run = subprocess.run([legacy_python("keras122_th09"), "-c", "from keras.layers import TimeDistributedDense\n"
-                          "TimeDistributedDense(3, input_dim=4, input_length=5)\nprint('built')"],
-                         capture_output=True, text=True, timeout=600, cwd=tmp_path,
-                         env={**os.environ, "KERAS_BACKEND": "theano", "THEANO_FLAGS": "cxx="})
+    run = _ran(legacy_python("keras122_th09"), "from keras.layers import TimeDistributedDense\n"
+               "TimeDistributedDense(3, input_dim=4, input_length=5)\nprint('built')\n", tmp_path)
     assert run.returncode == 0 and "built" in run.stdout and "is deprecated" in run.stderr, run.stderr
     assert _found(run.stderr)[:1] == [("keras-version-mismatch", "medium")]
 
@@ -991,26 +989,25 @@ def test_keras_11_on_a_later_tensorflow_1(legacy_python: Callable[[str], str]) -
         log = (f'  File "/usr/local/lib/python2.7/dist-packages/keras/backend/tensorflow_backend.py", line {line}, '
                f"in in_train_phase\n{code}\n{message}\n")
         assert _found(log)[:1] == [("keras-too-old-for-tensorflow1", "medium")], log
-        # the same name missing from the user's own TensorFlow code names no Keras
-        own = "AttributeError: module 'tensorflow' has no attribute 'mul'\n"
-        assert ("keras-too-old-for-tensorflow1", "medium") not in _found(own)
+    # the same name missing from the user's own TensorFlow code names no Keras
+    own = "AttributeError: module 'tensorflow' has no attribute 'mul'\n"
+    assert ("keras-too-old-for-tensorflow1", "medium") not in _found(own)
 
 
 def test_keras2_converts_keras1_nb_words(legacy_python: Callable[[str], str], theano_home: Path,
                                          tmp_path: Path) -> None:
-    run = subprocess.run([legacy_python("keras208_th09"), "-c", "from keras.preprocessing.text import Tokenizer\n"
-                          "print(Tokenizer(nb_words=10).num_words)"], capture_output=True, text=True, timeout=600,
-                         cwd=tmp_path, env={**os.environ, "KERAS_BACKEND": "theano", "THEANO_FLAGS": "cxx="})
+    run = _ran(legacy_python("keras208_th09"), "from keras.preprocessing.text import Tokenizer\n"
+               "print(Tokenizer(nb_words=10).num_words)\n", tmp_path)
     assert run.returncode == 0 and run.stdout.strip() == "10", run.stderr
     assert "has been renamed `num_words`" in run.stderr
-    assert _found("export THEANO_FLAGS=cxx=\n" + run.stderr)[:1] == [("keras2-converts-keras1-call", "medium")]
+    assert _found(run.stderr)[:1] == [("keras2-converts-keras1-call", "medium")]
 
 
 def test_a_keras_download_cut_off(legacy_python: Callable[[str], str]) -> None:
     # the frames of real Keras 2.0.8's get_file (keras/utils/data_utils.py) as IPython prints them, over
     # the socket error urlretrieve met; the same error of the code's own socket names no download
     utils = Path(printed(legacy_python("keras208_th09"), "import keras.utils.data_utils as d; print(d.__file__)",
-                         KERAS_BACKEND="theano", THEANO_FLAGS="cxx=").strip())
+                         **KERAS_THEANO).strip())
     call = utils.read_text(encoding="utf-8").splitlines()[219]
     assert "urlretrieve(origin, fpath, dl_progress)" in call
     error = "ConnectionResetError: [Errno 104] Connection reset by peer\n"
