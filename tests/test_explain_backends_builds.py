@@ -861,6 +861,18 @@ def test_real_keras_image_folder_missing(legacy_python: Callable[[str], str], th
     assert other != log and ("dataset-file-missing", "medium") not in _found(other)
 
 
+def test_real_sklearn_load_files_folder_missing(legacy_python: Callable[[str], str], tmp_path: Path) -> None:
+    # real scikit-learn 0.20.4's load_files on a dataset folder not downloaded (the Udacity dog project)
+    python = legacy_python("healthy37")
+    code = "from sklearn.datasets import load_files\ndata = load_files('dogImages/train')\n"
+    log = traceback_of(python, code, tmp_path, {"PYTHONPATH": str(legacy_envs.release(python, "scikit-learn==0.20.4"))})
+    assert "in load_files" in log and "No such file or directory: 'dogImages/train'" in log
+    assert _found(log)[0] == ("dataset-file-missing", "medium")
+    # the same error of the code's own open() names no dataset folder
+    own = traceback_of(python, "open('dogImages/train')\n", tmp_path)
+    assert ("dataset-file-missing", "medium") not in _found(own)
+
+
 def test_keras_image_iterators_count_shows_keras(legacy_python: Callable[[str], str], theano_home: Path,
                                                  tmp_path: Path) -> None:
     (tmp_path / "data" / "cats").mkdir(parents=True)

@@ -7,12 +7,14 @@ libgpuarray's messages as their sources at a tag print them."""
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 from collections.abc import Callable
 
 import pytest
 
+from tests import legacy_envs
 from theanodoctor import kb_causes, kb_conditions, knowledge
 from theanodoctor.explain import explain_text
 from theanodoctor.explain.context import Fact
@@ -238,6 +240,21 @@ def test_the_more_recent_cudnn_warning_is_informational_when_cudnn_is_in_use():
     assert used.remedy == ("The log shows cuDNN 7402 in use (line 3: Using cuDNN version 7402 on context None): "
                            "this warning is informational, nothing needs changing for it.")
     assert used.warning
+
+
+def test_theano_080s_more_recent_cudnn_words_with_the_old_banner(legacy_python: Callable[[str], str]):
+    # Theano 0.8.0's (and 0.8.1's) warning above cuDNN 4100, read from the real release's
+    # theano/sandbox/cuda/__init__.py (its three string literals are one constant)
+    init = legacy_envs.release(legacy_python("healthy37"), "Theano==0.8.0") / "theano" / "sandbox" / "cuda"
+    tree = ast.parse((init / "__init__.py").read_text(encoding="utf-8"))
+    words = next(n.value for n in ast.walk(tree)
+                 if isinstance(n, ast.Constant) and isinstance(n.value, str) and "more recent" in n.value)
+    assert words.startswith("Your CuDNN version is more recent then Theano.")
+    banner = "Using gpu device 7: GeForce GTX TITAN X (CNMeM is disabled, CuDNN 5005)"
+    warned = f"/opt/env/lib/python2.7/site-packages/theano/sandbox/cuda/__init__.py:600: UserWarning: {words}\n"
+    assert _first(warned) == ("cudnn-too-new", "medium")
+    used = _finding(f"{banner}\n{warned}  warnings.warn(warn)\nUsing Theano backend.\n", "cudnn-too-new")
+    assert used.informational and "cuDNN 5005 in use" in used.remedy
 
 
 def test_a_warning_is_no_answer_to_a_failed_run_once_what_explained_it_is_contradicted():

@@ -285,6 +285,33 @@ def test_missing_modules_that_are_not_packages_name_nothing(tmp_path):
     assert explain_text(log).recognised == ()
 
 
+def test_python2_naming_the_whole_dotted_path_is_its_top_package_missing(tmp_path):
+    """Python 2 names the path from the part it failed on: the whole path the import names is its top
+    package missing; `import pkg.absent.deeper` names only `absent.deeper`, a submodule of pkg."""
+    python2 = str(legacy_envs.find_interpreter("2.7"))
+    log = traceback_of(python2, "import os\nfrom captchalike.image import ImageCaptcha", tmp_path)
+    assert "ImportError: No module named captchalike.image" in log
+    found = explain_text(log).recognised
+    assert [(f.cause, f.confidence) for f in found][:1] == [("package-not-in-this-python", "medium")], log
+    assert "pip show captchalike" in found[0].asks[0]
+    _package(tmp_path, "")
+    log = traceback_of(python2, "import pkg.absent.deeper", tmp_path)
+    assert "No module named absent.deeper" in log
+    assert explain_text(log).recognised == ()
+    # a script inside the code's own package, run by its path: the package is not on the path, no pip package
+    (tmp_path / "captioner").mkdir()
+    _package(tmp_path / "captioner", "", model="x = 1", train="from pkg.model import x")
+    run = subprocess.run([python2, "pkg/train.py"], cwd=tmp_path / "captioner", capture_output=True, text=True)
+    assert "No module named pkg.model" in run.stderr and 'File "pkg/train.py"' in run.stderr
+    assert explain_text(run.stderr).recognised == ()
+    # an environment's folder may bear the missing name: a frame of an installed package is no code's own
+    (tmp_path / "envs" / "gymlike" / "site-packages").mkdir(parents=True)
+    _package(tmp_path / "envs" / "gymlike" / "site-packages", "import gymlike")
+    log = traceback_of(python2, "import sys\nsys.path.insert(0, 'envs/gymlike/site-packages')\nimport pkg", tmp_path)
+    assert "envs/gymlike/site-packages/pkg/__init__.py" in log and "No module named gymlike" in log
+    assert [f.cause for f in explain_text(log).recognised] == ["package-not-in-this-python"]
+
+
 def test_python2_naming_the_submodule_under_an_ipython_frame_names_nothing():
     # IPython before 8 (IPython/core/ultratb.py) lists numbered lines after the one its arrow marks
     log = ("ImportError                               Traceback (most recent call last)\n"

@@ -494,6 +494,22 @@ def _pymc3_messages(python: str, *modules: str) -> list[str]:
     return found
 
 
+def test_sampling_interrupted_in_one_process_leaves_no_posterior(legacy_python) -> None:
+    # PyMC3 3.9.3's own words: the summary of what was sampled (sampling.py) and the check that finds
+    # no posterior (backends/report.py), as a notebook shows a run stopped during tuning
+    messages = _pymc3_messages(legacy_python("pymc39"), "backends/report.py", "sampling.py")
+    empty = next(m for m in messages if m.startswith("No posterior samples"))
+    assert empty == "No posterior samples. Unable to run convergence checks"
+    assert " tune and " in messages and any(m.startswith(" draw iterations ") for m in messages)  # the summary's
+    log = ("Sequential sampling (2 chains in 1 job)\nNUTS: [mu]\n"
+           "Sampling 1 chain for 121 tune and 0 draw iterations (121 + 0 draws total) took 63 seconds.\n"
+           f"{empty}\n")
+    assert _found(log)[0] == ("pymc3-sampling-interrupted", "medium")
+    assert_sourced([(log, "pymc3-sampling-interrupted")])
+    # the summary of a run that drew is nothing
+    assert _found(log.replace(f"{empty}\n", "").replace("0 draw", "1_000 draw")) == []
+
+
 def test_pymc3_checks_of_its_draws_name_a_sampler_that_did_not_converge(legacy_python) -> None:
     messages = _pymc3_messages(legacy_python("pymc39"), "backends/report.py", "step_methods/hmc/base_hmc.py",
                                "step_methods/hmc/nuts.py", "step_methods/step_sizes.py", "tuning/starting.py")
@@ -518,10 +534,15 @@ def test_pymc3_checks_of_its_draws_name_a_sampler_that_did_not_converge(legacy_p
     assert _found(progress.format(float("-inf"), 0) + ": 100%|##########| 2/2 [00:00<00:00, 57.19it/s]\n") == [
         ("model-numerics-nan", "medium")]
     assert _found(progress.format(-1234.5, 0.25) + ": 100%|##########| 9/9 [00:00<00:00, 57.19it/s]\n") == []
-    # its other notes are hints only: few effective samples (at PyMC3's error level too), the milder ones
+    # its other notes at its error or warn level name the check; those at its info level, and the tree
+    # depth, which runs often pass with, are hints only
     for start in ("The estimated number of effective samples is smaller than 200",
-                  "The rhat statistic is larger than 1.05", "The number of effective samples is smaller than 25%",
-                  "The chain reached the maximum tree depth", "The acceptance probability does not match"):
+                  "The number of effective samples is smaller than 10%", "The rhat statistic is larger than 1.2",
+                  "The acceptance probability does not match"):
+        text = message(start).replace("%s", "0.6")
+        assert _found(text) == [("pymc3-sampler-not-converged", "medium")], text
+    for start in ("The rhat statistic is larger than 1.05", "The number of effective samples is smaller than 25%",
+                  "The chain reached the maximum tree depth"):
         text = message(start).replace("%s", "0.6")
         assert _found(text) == [("pymc3-sampler-not-converged", "low")], text
     # a set-up warning beside them comes first: a library's deprecation notice, then the draws

@@ -63,7 +63,8 @@ SAID = "said:"  # the key prefix of a version only prose states
 _SCIPY_SAW_NUMPY = re.compile(r"\bNumPy version\b.*\(detected version (?P<v>\d+\.\d+(?:\.\d+)*)", re.I)
 # the name can hold parentheses of its own: `Using gpu device 0: TITAN X (Pascal) (CNMeM is disabled, cuDNN 5110)`
 _OLD_IN_USE = re.compile(r"\bUsing gpu device (?P<n>\d+): (?P<gpu>.+?)\s*(?:\((?P<more>[^()]*)\))?\s*$")
-_OLD_CUDNN = re.compile(r"\bcuDNN (?:Version )?(?P<v>\d{4,})\b")
+# Theano 0.8.0 and 0.8.1 print `CuDNN 5005` (rel-0.8.0 theano/sandbox/cuda/__init__.py:592), 0.8.2 on `cuDNN 5110`
+_OLD_CUDNN = re.compile(r"\b[Cc]uDNN (?:Version )?(?P<v>\d{4,})\b")
 _NEW_IN_USE = re.compile(r"\bMapped name (?P<ctx>\S+) to device (?P<dev>(?:cuda|opencl)[\d:]*)")
 _NEW_CUDNN = re.compile(r"\bUsing cuDNN version (?P<v>\d+) on context (?P<ctx>\S+)")
 _DEVICE_FLAG = re.compile(r"\bdevice\s*=\s*(?P<dev>cpu|gpu|cuda|opencl)(?:\d[\d:]*)?\b", re.I)

@@ -3,14 +3,20 @@ a package the code imports is not installed in the Python that runs it (`package
 at medium, asking what would tell it from a file of the code.
 
   ImportError: No module named gym                      (Python 2)
+  ImportError: No module named captcha.image            (Python 2: `from captcha.image import ...`)
   ModuleNotFoundError: No module named 'qdarkstyle'     (Python 3)
+
+Python 2 names the dotted path from the part it failed on, so the whole path the import line names
+means its top package is missing; a shorter one (`No module named b.c` for `import a.b.c`) is a
+submodule of another package, left to others.
 
 Left to others (no finding here): a module of the standard library; a name a signature reads
 (`mkl`, `cPickle`, `tensorflow` ...); a module of Theano, Lasagne, Keras, Blocks, Fuel or PyMC3, or a
 name one of them has as a submodule (explain/api_era.py judges those by release); a module Theano
 compiles into its cache; Python 2's name of the part an import failed on (`No module named
 theano_util` for `from nematus.theano_util import ...`); the files of the Theano tutorials
-(`logistic_sgd`), which their scripts import from beside them.
+(`logistic_sgd`), which their scripts import from beside them; the code's own package, named by a
+folder of the script's path (`python proj/train.py` importing `proj.model`), which is not on the path.
 
 Python 3 failing on a bare name that a package's `__init__.py` imports (`import x`, `from x import`,
 not `from x.y import`) is Python 2 code instead: an implicit relative import of a module beside it,
@@ -33,9 +39,9 @@ SIGNATURE = "module-not-found"
 SOURCE = "https://docs.python.org/3/library/exceptions.html#ModuleNotFoundError"
 PY2_SOURCE = "https://peps.python.org/pep-0328/ (imports in Python 3 are absolute)"
 MESSAGE = re.compile(r"(?:^|[\s*>`'\"(])(?:ImportError|ModuleNotFoundError)\s*:\s*No module named "
-                     r"(?P<q>['\"])?(?P<module>[A-Za-z]\w*)(?(q)['\"])[\s*`]*$")
+                     r"(?P<q>['\"])?(?P<module>[A-Za-z]\w*)(?(q)['\"]|(?P<tail>(?:\.\w+)+)?)[\s*`]*$")
 # the import statement of the code line: the top package it names
-_IMPORT = re.compile(r"^\s*(?:>\s*)?(?:from|import)\s+(?P<head>[A-Za-z_]\w*)(?P<dotted>\.)?")
+_IMPORT = re.compile(r"^\s*(?:>\s*)?(?:from|import)\s+(?P<head>[A-Za-z_]\w*)(?P<dotted>(?:\.\w+)+)?")
 # Theano's own compiled modules, kept in its compile cache (Theano rel-0.8.2 theano/gof/cutils.py:12,
 # theano/gof/lazylinker_c.py:41, theano/scan_module/scan_perform_ext.py:60,
 # theano/sandbox/cuda/__init__.py:84): a failed or stale compile, not a package
@@ -46,6 +52,10 @@ TUTORIAL = frozenset({"logistic_sgd", "logistic_cg", "mlp", "convolutional_mlp",
                       "rnnrbm", "rnnslu", "lstm", "imdb", "hmc"})
 # the standard library's modules (of the Python the doctor runs on, 3.10+): missing, they are no package to install
 STDLIB = frozenset(getattr(sys, "stdlib_module_names", ()))
+# a notebook's hint that its kernel kept a package as it was: any dotted name, no reading of the module
+HINTS = frozenset({"kernel-restart-needed"})
+# a frame of an installed package or an environment (whose folder may bear the missing name: envs/gym/)
+_INSIDE = re.compile(r"site-packages|dist-packages|[/\\]envs[/\\]|[/\\]lib[/\\]python")
 _FILE = re.compile(r'File "(?P<path>[^"]+)", line \d+')
 
 
@@ -63,8 +73,13 @@ def findings(watched: list[tuple[int, str, tuple[str, ...], str]], causes: dict[
         imported = _IMPORT.match(code)
         if imported and imported["head"] != m["module"]:
             continue  # Python 2 names only the part it failed on: a submodule of another package
+        if m["tail"] and not (imported and imported["dotted"] == m["tail"]):
+            continue  # Python 2's dotted name is the top package's only where it is the import's whole path
         shown = (number - back, code.strip()[:400]) if imported else None
         frame = next((f for line in reversed(before[:len(before) - back]) if (f := _FILE.search(line))), None)
+        if frame and _INSIDE.search(frame["path"]) is None and \
+                re.search(rf"(?:^|[/\\]){re.escape(m['module'])}[/\\]", frame["path"]):
+            continue  # the code's own package, run from a script inside it: not on the path, no package to install
         beside = not (imported and imported["dotted"])  # `from tensorflow.python import` names a package
         if m["q"] and frame and re.search(r"[/\\]__init__\.py$", frame["path"]) and beside:
             return [(_python2(m["module"], number, text, shown, causes), number)]
@@ -80,7 +95,7 @@ def _known(module: str, text: str, code: str) -> bool:
         return True
     lowered = text.lower()
     return any(s.match(text, lowered) is not None and (s.code is None or s.code.search(code))
-               for s in kb_causes.signatures() if "no module named" in s.contains)
+               for s in kb_causes.signatures() if "no module named" in s.contains and s.cause not in HINTS)
 
 
 def _finding(module: str, number: int, text: str, code: tuple[int, str] | None,
