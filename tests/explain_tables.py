@@ -1,9 +1,11 @@
 """What the tables of upstream messages in the explain tests share: the first cause `explain`
 states for a text, the check that each finding of a table can be opened and acted on, and the
-output of a real interpreter running a snippet that fails."""
+output of a real interpreter running a snippet that fails, and the message texts of a real release's
+source."""
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 from collections.abc import Mapping
@@ -43,3 +45,10 @@ def printed(python: str, code: str, **env: str) -> str:
     """What a snippet that runs prints on stdout (``env`` added to the environment)."""
     return subprocess.run([python, "-c", code], capture_output=True, text=True, timeout=600, check=True,
                           env={**os.environ, **env}).stdout
+
+
+def string_constants(source: Path) -> list[str]:
+    """The string constants of a real release's Python file, read as Python: a message whose pieces
+    are split over adjacent literals is one string."""
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    return [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]

@@ -7,7 +7,6 @@ libgpuarray's messages as their sources at a tag print them."""
 
 from __future__ import annotations
 
-import ast
 import json
 import subprocess
 from collections.abc import Callable
@@ -15,6 +14,7 @@ from collections.abc import Callable
 import pytest
 
 from tests import legacy_envs
+from tests.explain_tables import string_constants
 from theanodoctor import kb_causes, kb_conditions, knowledge
 from theanodoctor.explain import explain_text
 from theanodoctor.explain.context import Fact
@@ -246,9 +246,7 @@ def test_theano_080s_more_recent_cudnn_words_with_the_old_banner(legacy_python: 
     # Theano 0.8.0's (and 0.8.1's) warning above cuDNN 4100, read from the real release's
     # theano/sandbox/cuda/__init__.py (its three string literals are one constant)
     init = legacy_envs.release(legacy_python("healthy37"), "Theano==0.8.0") / "theano" / "sandbox" / "cuda"
-    tree = ast.parse((init / "__init__.py").read_text(encoding="utf-8"))
-    words = next(n.value for n in ast.walk(tree)
-                 if isinstance(n, ast.Constant) and isinstance(n.value, str) and "more recent" in n.value)
+    words = next(text for text in string_constants(init / "__init__.py") if "more recent" in text)
     assert words.startswith("Your CuDNN version is more recent then Theano.")
     banner = "Using gpu device 7: GeForce GTX TITAN X (CNMeM is disabled, CuDNN 5005)"
     warned = f"/opt/env/lib/python2.7/site-packages/theano/sandbox/cuda/__init__.py:600: UserWarning: {words}\n"

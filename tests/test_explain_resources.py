@@ -6,7 +6,6 @@ Windows, PyMC3's sampler, pylearn2)."""
 
 from __future__ import annotations
 
-import ast
 import gzip
 import os
 import pickle
@@ -17,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests import legacy_envs
-from tests.explain_tables import assert_sourced, first_cause, traceback_of
+from tests.explain_tables import assert_sourced, first_cause, string_constants, traceback_of
 from theanodoctor.explain import explain_text
 
 
@@ -487,11 +486,7 @@ def _pymc3_messages(python: str, *modules: str) -> list[str]:
     """The string constants of PyMC3 3.9.3's own modules (its wheel from PyPI, read as Python, so the
     message's pieces split over lines are one string)."""
     site = legacy_envs.release(python, "pymc3==3.9.3")
-    found = []
-    for module in modules:
-        tree = ast.parse((site / "pymc3" / module).read_text(encoding="utf-8"))
-        found += [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
-    return found
+    return [text for module in modules for text in string_constants(site / "pymc3" / module)]
 
 
 def test_sampling_interrupted_in_one_process_leaves_no_posterior(legacy_python) -> None:
