@@ -822,6 +822,96 @@ def test_keras2_steps_warning_needs_a_call_counted_in_samples(legacy_python: Cal
         "keras1-generator-steps-semantics" if in_samples else "keras2-converts-keras1-call"]
 
 
+# the warning's own line shows no keyword (as in a notebook, where it shows ipykernel's line); no epoch
+# is run (the warning comes first); an iterator object, given Keras' batch_size or not
+FIT_WRAPPED = ("import numpy as np\nfrom keras.models import Sequential\nfrom keras.layers import Dense\n"
+               "model = Sequential([Dense(1, input_dim=2)])\nmodel.compile('sgd', 'mse')\n"
+               "class Batches(object):\n    def __iter__(self):\n        return self\n"
+               "    def __next__(self):\n        return np.zeros((4, 2)), np.zeros((4, 1))\n    next = __next__\n"
+               "batches = Batches()\n{sized}\n"
+               "def fit(**kw):\n    return model.fit_generator(batches, verbose=0, **kw)\n"
+               "fit({keywords}, nb_epoch=0)\n")
+
+
+@pytest.mark.parametrize(("release", "keywords", "sized", "first"), [
+    # Keras 2.0.5 keeps samples_per_epoch as the steps of an iterator without batch_size, and warns
+    ("Keras==2.0.5", "samples_per_epoch=3", "", "keras1-generator-steps-semantics"),
+    # it divides by the batch_size of one that has it, and says nothing
+    ("Keras==2.0.5", "samples_per_epoch=3", "batches.batch_size = 4", None),
+    # Keras 2.0.8 warns for nb_epoch alone too: without the call's keywords only the conversion is named
+    ((), "steps_per_epoch=3", "", "keras2-converts-keras1-call"),
+])
+def test_keras20_steps_warning_is_samples_kept_as_steps(legacy_python: Callable[[str], str], theano_home: Path,
+                                                        tmp_path: Path, release: str | tuple[()], keywords: str,
+                                                        sized: str, first: str | None) -> None:
+    python = legacy_python("keras208_th09")
+    path = _in_front(python, release) if release else {}
+    run = subprocess.run([python, "-c", FIT_WRAPPED.format(sized=sized, keywords=keywords)], capture_output=True,
+                         text=True, timeout=300, cwd=tmp_path, env={**os.environ, **path, **KERAS_THEANO})
+    assert run.returncode == 0 and "samples_per_epoch=" not in run.stderr, run.stderr
+    assert ("is not the same as the Keras 1 argument `samples_per_epoch`" in run.stderr) is bool(first)
+    assert ("Basically" in run.stderr) is (not release)
+    found = [f.cause for f in explain_text(run.stderr).recognised]
+    assert found[:1] == [first] if first else "keras1-generator-steps-semantics" not in found
+
+
+# a keras.preprocessing.image.Iterator written for Keras 2.0: its batches come from next()
+ITERATOR_KERAS20 = ("import numpy as np\nfrom keras.models import Sequential\nfrom keras.layers import Dense\n"
+                    "from keras.preprocessing.image import Iterator\n\n"
+                    "class Batches(Iterator):\n    def __init__(self):\n"
+                    "        super(Batches, self).__init__(8, 4, False, None)\n\n"
+                    "    def next(self):\n        return np.zeros((4, 2)), np.zeros((4, 1))\n\n"
+                    "model = Sequential([Dense(1, input_dim=2)])\nmodel.compile('sgd', 'mse')\n"
+                    "model.fit_generator(Batches(), steps_per_epoch=2, epochs=1, verbose=0)\n")
+
+
+@pytest.mark.parametrize("keras", ["keras==2.1.3", "keras==2.0.8"])
+def test_a_keras20_iterator_subclass_on_keras21_python2(legacy_python: Callable[[str], str], theano_home: Path,
+                                                        tmp_path: Path, keras: str) -> None:
+    # Keras 2.1 reads the Iterator as a Sequence and hides the NotImplementedError as a bare StopIteration
+    python = legacy_python("theano082_py27")
+    path = {**_in_front(python, keras, "PyYAML==5.3.1"), **KERAS_THEANO, "THEANO_FLAGS": "cxx="}
+    if keras.endswith("2.0.8"):  # the release the code was written for runs it
+        run = subprocess.run([python, "-c", ITERATOR_KERAS20], capture_output=True, text=True, timeout=300,
+                             cwd=tmp_path, env={**os.environ, **path})
+        assert run.returncode == 0, run.stderr
+        return
+    log = traceback_of(python, ITERATOR_KERAS20, tmp_path, path)
+    assert "six.raise_from(StopIteration(e), e)" in log and log.rstrip().endswith("StopIteration"), log
+    found = explain_text(log).recognised
+    assert [(f.cause, f.confidence) for f in found][:1] == [("keras-version-mismatch", "medium")]
+    assert "_get_batches_of_transformed_samples" in found[0].asks[0]
+    # with no Python 2 shown, Python 3 would have printed the hidden error above it: only a hint
+    tail = log[log.index("  File \"/"):].replace("python2.7", "pythonX")
+    assert "python2" not in tail and explain_text(tail).recognised == ()
+
+
+@pytest.mark.parametrize(("call", "refused"), [("mode=2, axis=1", True), ("mode=0, axis=1", False)])
+def test_keras1_batchnorm_mode_on_keras2(legacy_python: Callable[[str], str], theano_home: Path,
+                                         tmp_path: Path, call: str, refused: bool) -> None:
+    code = f"from keras.layers import BatchNormalization\nBatchNormalization({call})\nraise SystemExit(3)\n"
+    log = traceback_of(legacy_python("keras208_th09"), code, tmp_path, KERAS_THEANO)
+    assert ("`mode=1` and `mode=2` are no longer supported" in log) is refused, log
+    # mode 0 is converted, with the converter's warning only
+    assert [f.cause for f in explain_text(log).recognised][:1] == [
+        "keras-version-mismatch" if refused else "keras2-converts-keras1-call"]
+
+
+@pytest.mark.parametrize(("env", "call"), [("keras122_th09", "to_categorical([1, 3], nb_classes=3)"),
+                                         ("keras208_th09", "to_categorical([1, 3], num_classes=3)"),
+                                         ("keras208_th09", "to_categorical([-4], num_classes=3)")])
+def test_keras_to_categorical_of_a_label_beyond_its_classes(legacy_python: Callable[[str], str], theano_home: Path,
+                                                            tmp_path: Path, env: str, call: str) -> None:
+    log = traceback_of(legacy_python(env), f"from keras.utils.np_utils import to_categorical\n{call}\n", tmp_path,
+                       KERAS_THEANO)
+    assert "is out of bounds for axis 1 with size 3" in log
+    found = explain_text(log).recognised
+    assert [(f.cause, f.confidence) for f in found] == [("model-index-out-of-bounds", "medium")]
+    # the same numpy error from the code's own indexing is only a hint
+    own = traceback_of(legacy_python(env), "import numpy as np\nnp.zeros((2, 3))[[0, 1], [1, 3]] = 1\n", tmp_path)
+    assert "is out of bounds for axis 1 with size 3" in own and explain_text(own).recognised == ()
+
+
 def test_keras_1_epoch_past_samples_per_epoch(legacy_python: Callable[[str], str], theano_home: Path,
                                               tmp_path: Path) -> None:
     # 6 samples an epoch from batches of 4: the second batch runs the epoch to 8

@@ -312,6 +312,50 @@ def test_python2_naming_the_whole_dotted_path_is_its_top_package_missing(tmp_pat
     assert [f.cause for f in explain_text(log).recognised] == ["package-not-in-this-python"]
 
 
+@pytest.mark.parametrize(("env", "release"), [("theano082_py27", ("h5py==2.6.0",)), ("keras208_th09", ())])
+def test_h5py_opening_a_file_that_is_not_there(legacy_python, tmp_path, env, release):
+    # h5py 2.6 (on Python 2: IOError) capitalises the inner message, `(Unable to open file: ...`; 2.7 does not
+    python = legacy_python(env)
+    path = {"PYTHONPATH": str(legacy_envs.release(python, *release))} if release else {}
+    log = traceback_of(python, "import h5py\nh5py.File('weights/train.hdf5', 'r')\n", tmp_path, path)
+    assert "open file: name = 'weights/train.hdf5', errno = 2" in log, log
+    found = explain_text(log).recognised
+    assert [(f.cause, f.confidence) for f in found] == [("dataset-file-missing", "medium")]
+    assert found[0].evidence[0].note == "h5py cannot find `weights/train.hdf5`"
+
+
+def test_a_library_refusing_an_iterator_for_a_list(legacy_python, tmp_path):
+    # Keras 2.0.8's Model checks each input: a Python 3 map of them is no tensor
+    code = ("from keras.layers import Input, Dense\nfrom keras.models import Model\n"
+            "a = Input((2,))\nModel(inputs=map(lambda t: t, [a]), outputs=Dense(1)(a))\n")
+    log = traceback_of(legacy_python("keras208_th09"), code, tmp_path, {"KERAS_BACKEND": "theano"})
+    assert "Found: <map object at 0x" in log, log
+    found = explain_text(log).recognised
+    assert [(f.cause, f.confidence) for f in found][:1] == [("python2-code-on-python3", "medium")]
+    assert found[0].evidence[0].note == "the error names a `map` object: Python 2's `map()` returned a list, " \
+                                        "Python 3's an iterator"
+    # the same object printed by the code, not named by an error, is nothing
+    assert explain_text("<map object at 0x7f2a1c3e5f10>\n").recognised == ()
+
+
+@pytest.mark.parametrize("version", ["2.7", "3.6", "3.11"])
+def test_an_unbuilt_pycuda_driver_extension(version, tmp_path):
+    """A PyCUDA source tree never built: pycuda/driver.py's first import, of the compiled `_driver`,
+    fails (Python 2 names `_driver`, Python 3 `pycuda._driver`). The same import of a module the
+    tree does have is no PyCUDA problem."""
+    (tmp_path / "pycuda").mkdir()
+    (tmp_path / "pycuda" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "pycuda" / "driver.py").write_text("from pycuda._driver import *  # noqa\n", encoding="utf-8")
+    log = traceback_of(str(legacy_envs.find_interpreter(version)), "import pycuda.driver as cuda", tmp_path)
+    assert "from pycuda._driver import" in log and "_driver" in log.splitlines()[-1], log
+    found = explain_text(log).recognised
+    assert [(f.cause, f.confidence) for f in found][:1] == [("pycuda-import-failed", "medium")], log
+    assert found[0].evidence[0].note == "PyCUDA's compiled `_driver` extension could not be imported"
+    (tmp_path / "pycuda" / "_driver.py").write_text("import cudalike\n", encoding="utf-8")
+    log = traceback_of(str(legacy_envs.find_interpreter(version)), "import pycuda.driver as cuda", tmp_path)
+    assert "pycuda-import-failed" not in [f.cause for f in explain_text(log).recognised], log
+
+
 def test_python2_naming_the_submodule_under_an_ipython_frame_names_nothing():
     # IPython before 8 (IPython/core/ultratb.py) lists numbered lines after the one its arrow marks
     log = ("ImportError                               Traceback (most recent call last)\n"

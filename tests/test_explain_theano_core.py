@@ -394,6 +394,41 @@ BROKEN_OPT = ("import numpy as np, theano, theano.tensor as T\nfrom theano.gof i
               "x = T.dvector('x')\nf = theano.function([x], x * 2 + 1)\nprint('result', f(np.ones(2)))\n")
 
 
+# a rewrite that turns a row into a matrix: Theano 0.8.2's fgraph.replace refuses it in words that
+# ReplaceValidate prints (<<!! BUG IN FGRAPH.REPLACE OR A LISTENER !!>>) before the optimizer logs it
+WIDENING_OPT = ("import numpy as np, theano, theano.tensor as T\nfrom theano.gof.opt import local_optimizer\n"
+                "from theano.tensor.opt import register_specialize\n\n"
+                "@register_specialize\n@local_optimizer([T.Elemwise])\ndef widen_exp(node):\n"
+                "    if node.op.scalar_op == theano.scalar.exp:\n"
+                "        return [node.outputs[0] + T.zeros((2, 2))]\n\n"
+                "x = T.row('x')\nf = theano.function([x], T.exp(x) * 2)\nprint('result %s' % f(np.ones((1, 2))))\n")
+
+
+def test_a_refused_replacement_printed_by_replace_validate(legacy_python: Callable[[str], str],
+                                                         theano_home: Path, tmp_path: Path) -> None:
+    script = tmp_path / "opt.py"
+    script.write_text(WIDENING_OPT, encoding="utf-8")
+    run = subprocess.run([legacy_python("theano082_py27"), str(script)], capture_output=True, text=True,
+                         timeout=600, cwd=tmp_path, env={**os.environ, "THEANO_FLAGS": "cxx="})
+    printed_line = next(line for line in run.stderr.splitlines() if "BUG IN FGRAPH.REPLACE" in line)
+    assert run.returncode == 0 and "result [" in run.stdout and "Optimization failure due to: widen_exp" in run.stderr
+    for log in ("export THEANO_FLAGS=cxx=\n" + run.stderr + run.stdout, printed_line + "\n"):
+        assert [(f.cause, f.confidence) for f in explain_text(log).recognised][:1] == [
+            ("theano-optimization-skipped", "medium")], log
+    # Theano-PyMC words a refused conversion as its types' `Cannot convert Type ...` (real Theano-PyMC 1.1.2's
+    # words, in ReplaceValidate's print format, as a PyMC3 notebook shows it): the graph's rewrite, not the
+    # code's types
+    refusal = printed(legacy_python("pymc39"), "import theano.tensor as T\ntry:\n"
+                      "    T.row('r').type.filter_variable(T.matrix('m'))\nexcept TypeError as e:\n"
+                      "    print('<<!! BUG IN FGRAPH.REPLACE OR A LISTENER !!>>', type(e), e, 'local_usmm')\n")
+    assert "Cannot convert Type TensorType(float64, matrix)" in refusal, refusal
+    assert [(f.cause, f.confidence) for f in explain_text(refusal).recognised] == [
+        ("theano-optimization-skipped", "medium")]
+    # the same type error raised by the code itself is the code's
+    own = refusal.replace("<<!! BUG IN FGRAPH.REPLACE OR A LISTENER !!>> <class 'TypeError'> ", "TypeError: ")
+    assert [f.cause for f in explain_text(own).recognised] == ["model-broadcastable-mismatch"]
+
+
 @pytest.mark.parametrize("env", ["healthy37", "theano090_py36"])
 def test_real_theano_logs_a_failed_local_optimization_and_goes_on(legacy_python: Callable[[str], str],
                                                                  theano_home: Path, tmp_path: Path, env: str) -> None:

@@ -41,9 +41,23 @@ def test_value_of_another_rank():
         return a * 2
 
 
+def test_value_of_a_vector_product():
+    v = T.dvector("v")
+    v.tag.test_value = np.ones(2)
+    w = theano.shared(np.ones((3, 2)), name="w")
+    with theano.change_flags(compute_test_value="raise"):
+        return T.dot(v, w)
+
+
+def assign_item():
+    m[1, :] = 7  # a symbol of the graph, not an array
+
+
 CASES = {
     "shape": lambda: theano.function([x, y], x + y)(np.ones(2), np.ones(3)),
     "dot": lambda: theano.function([m], T.dot(m, m))(np.ones((2, 3))),  # numpy's dot: shapes not aligned
+    "test_value_dot": test_value_of_a_vector_product,  # numpy's dot refusing a vector, the graph being built
+    "assign": assign_item,
     "reshape": lambda: theano.function([m], m.reshape((5, 5)))(np.ones((2, 3))),  # a size built into the graph
     "unused": lambda: theano.function([x, y], x * 2),
     "missing": lambda: theano.function([x], x + y),
@@ -79,6 +93,7 @@ for name, case in CASES.items():
     sys.stdout.flush()
 '''
 REAL = {"shape": "model-shape-mismatch", "dot": "model-shape-mismatch", "reshape": "model-shape-mismatch",
+        "test_value_dot": "model-shape-mismatch", "assign": "model-graph-type-error",
         "unused": "model-function-inputs", "missing": "model-function-inputs",
         "call_missing": "model-function-inputs", "debug_inf": "model-numerics-nan",
         "disconnected": "model-gradient-undefined", "astensor": "model-graph-type-error", "nan": "model-numerics-nan",
@@ -95,11 +110,12 @@ REAL = {"shape": "model-shape-mismatch", "dot": "model-shape-mismatch", "reshape
 # refusal to be a Python bool, DebugMode's of a non-finite value, the check of a replacement's type
 # (Theano 1.0.5 raises it under an update's too), theano.shared's of a symbolic value, the conversion's of
 # an object of a named class (not of Python's containers: the generator of "astensor"), the linear
-# algebra's of a matrix the graph built, or theano.function's of a shared variable given as an input,
-# which state the fault outright
-STATED = {"unused", "missing", "call_missing", "shape", "dot", "reshape", "join", "ndim", "test_value", "variable",
-          "array_input", "iterate", "iterate_matrix", "disconnected", "bool", "debug_inf", "givens", "update",
-          "shared_symbolic", "library_object", "not_posdef", "singular", "shared_input"}
+# algebra's of a matrix the graph built, theano.function's of a shared variable given as an input, or
+# Python's refusal to assign into a variable, which state the fault outright
+STATED = {"unused", "missing", "call_missing", "shape", "dot", "test_value_dot", "reshape", "join", "ndim",
+          "test_value", "variable", "assign", "array_input", "iterate", "iterate_matrix", "disconnected", "bool",
+          "debug_inf", "givens", "update", "shared_symbolic", "library_object", "not_posdef", "singular",
+          "shared_input"}
 
 
 @pytest.fixture(scope="module")
@@ -345,7 +361,8 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     # check that a model's outputs come from its inputs and that a saved model's functions are its own or
     # given, PyMC3's find_MAP ending at a log-probability of -inf, the refusal to iterate a tensor
     # that is not a vector, and PyMC3's notes on its draws at its error or warn level (few effective
-    # samples, an rhat above 1.2, an acceptance rate off its target)
+    # samples, an rhat above 1.2, an acceptance rate off its target), Python's refusal to assign into a
+    # Theano variable, and Keras' to_categorical given a label beyond its classes
     assert {sid for sid, level in levels.items() if level == "medium"} == {
         "theano-function-unused-input", "theano-function-missing-input", "theano-input-wrong-ndim",
         "theano-function-argument-wrong-ndim", "theano-value-wrong-ndim", "theano-reshape-size-mismatch",
@@ -364,7 +381,7 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
         "keras-checkpoint-filepath-key-missing", "theano-convop-kernel-larger-than-image",
         "theano-shared-variable-explicit-input", "theano-nnet-sizes-mismatch", "keras-graph-disconnected",
         "pymc3-find-map-logp-inf", "keras-custom-function-unknown", "theano-iterate-non-vector",
-        "pymc3-sampler-warn-notes"}
+        "pymc3-sampler-warn-notes", "theano-variable-item-assignment", "keras-to-categorical-label-out-of-range"}
 
 
 # a classifier of 2 outputs trained on labels 0..2: the cross-entropy's forward op (y_i value out of
