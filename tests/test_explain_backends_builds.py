@@ -747,12 +747,13 @@ def test_the_image_iterator_given_channels_on_the_other_axis(legacy_python: Call
     assert other != log and ("keras-image-ordering", "medium") not in _found(other)
 
 
-def _ran(python: str, code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+def _ran(python: str, code: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """A snippet run by Keras on Theano that may fail or only warn: its output, whichever. Run as a
-    script, so that a warning shows the line of the call that raised it, as in real logs."""
+    script, so that a warning shows the line of the call that raised it, as in real logs (``env``
+    added to the environment)."""
     (cwd / "snippet.py").write_text(code, encoding="utf-8")
     return subprocess.run([python, "snippet.py"], capture_output=True, text=True, timeout=300, cwd=cwd,
-                          env={**os.environ, **KERAS_THEANO})
+                          env={**os.environ, **KERAS_THEANO, **(env or {})})
 
 
 # images laid out channels-last given to an image generator set for channels-first: Keras 1.2.2 refuses
@@ -799,9 +800,10 @@ def test_keras_0_show_accuracy_on_real_keras_122(legacy_python: Callable[[str], 
 
 
 # a model trained from a generator of batches of 4, its epoch counted in samples or in batches
-FIT_GENERATOR = ("import numpy as np\nfrom keras.models import Sequential\nfrom keras.layers import Dense\n"
-                 "model = Sequential([Dense(1, input_dim=2)])\nmodel.compile('sgd', 'mse')\n"
-                 "def batches():\n    while True:\n        yield np.zeros((4, 2)), np.zeros((4, 1))\n"
+# a one-layer model compiled, the snippets' start
+ONE_DENSE = ("import numpy as np\nfrom keras.models import Sequential\nfrom keras.layers import Dense\n"
+             "model = Sequential([Dense(1, input_dim=2)])\nmodel.compile('sgd', 'mse')\n")
+FIT_GENERATOR = (ONE_DENSE + "def batches():\n    while True:\n        yield np.zeros((4, 2)), np.zeros((4, 1))\n"
                  "model.fit_generator(batches(), {}, verbose=0)\n")
 
 
@@ -824,9 +826,7 @@ def test_keras2_steps_warning_needs_a_call_counted_in_samples(legacy_python: Cal
 
 # the warning's own line shows no keyword (as in a notebook, where it shows ipykernel's line); no epoch
 # is run (the warning comes first); an iterator object, given Keras' batch_size or not
-FIT_WRAPPED = ("import numpy as np\nfrom keras.models import Sequential\nfrom keras.layers import Dense\n"
-               "model = Sequential([Dense(1, input_dim=2)])\nmodel.compile('sgd', 'mse')\n"
-               "class Batches(object):\n    def __iter__(self):\n        return self\n"
+FIT_WRAPPED = (ONE_DENSE + "class Batches(object):\n    def __iter__(self):\n        return self\n"
                "    def __next__(self):\n        return np.zeros((4, 2)), np.zeros((4, 1))\n    next = __next__\n"
                "batches = Batches()\n{sized}\n"
                "def fit(**kw):\n    return model.fit_generator(batches, verbose=0, **kw)\n"
@@ -846,8 +846,7 @@ def test_keras20_steps_warning_is_samples_kept_as_steps(legacy_python: Callable[
                                                         sized: str, first: str | None) -> None:
     python = legacy_python("keras208_th09")
     path = _in_front(python, release) if release else {}
-    run = subprocess.run([python, "-c", FIT_WRAPPED.format(sized=sized, keywords=keywords)], capture_output=True,
-                         text=True, timeout=300, cwd=tmp_path, env={**os.environ, **path, **KERAS_THEANO})
+    run = _ran(python, FIT_WRAPPED.format(sized=sized, keywords=keywords), tmp_path, path)
     assert run.returncode == 0 and "samples_per_epoch=" not in run.stderr, run.stderr
     assert ("is not the same as the Keras 1 argument `samples_per_epoch`" in run.stderr) is bool(first)
     assert ("Basically" in run.stderr) is (not release)
@@ -856,12 +855,10 @@ def test_keras20_steps_warning_is_samples_kept_as_steps(legacy_python: Callable[
 
 
 # a keras.preprocessing.image.Iterator written for Keras 2.0: its batches come from next()
-ITERATOR_KERAS20 = ("import numpy as np\nfrom keras.models import Sequential\nfrom keras.layers import Dense\n"
-                    "from keras.preprocessing.image import Iterator\n\n"
+ITERATOR_KERAS20 = (ONE_DENSE + "from keras.preprocessing.image import Iterator\n\n"
                     "class Batches(Iterator):\n    def __init__(self):\n"
                     "        super(Batches, self).__init__(8, 4, False, None)\n\n"
                     "    def next(self):\n        return np.zeros((4, 2)), np.zeros((4, 1))\n\n"
-                    "model = Sequential([Dense(1, input_dim=2)])\nmodel.compile('sgd', 'mse')\n"
                     "model.fit_generator(Batches(), steps_per_epoch=2, epochs=1, verbose=0)\n")
 
 
@@ -870,14 +867,14 @@ def test_a_keras20_iterator_subclass_on_keras21_python2(legacy_python: Callable[
                                                         tmp_path: Path, keras: str) -> None:
     # Keras 2.1 reads the Iterator as a Sequence and hides the NotImplementedError as a bare StopIteration
     python = legacy_python("theano082_py27")
-    path = {**_in_front(python, keras, "PyYAML==5.3.1"), **KERAS_THEANO, "THEANO_FLAGS": "cxx="}
+    releases = _in_front(python, keras, "PyYAML==5.3.1")
+    run = _ran(python, ITERATOR_KERAS20, tmp_path, {**releases, "THEANO_FLAGS": "cxx="})
     if keras.endswith("2.0.8"):  # the release the code was written for runs it
-        run = subprocess.run([python, "-c", ITERATOR_KERAS20], capture_output=True, text=True, timeout=300,
-                             cwd=tmp_path, env={**os.environ, **path})
         assert run.returncode == 0, run.stderr
         return
-    log = traceback_of(python, ITERATOR_KERAS20, tmp_path, path)
-    assert "six.raise_from(StopIteration(e), e)" in log and log.rstrip().endswith("StopIteration"), log
+    log = run.stdout + run.stderr
+    assert run.returncode != 0 and "six.raise_from(StopIteration(e), e)" in log, log
+    assert log.rstrip().endswith("StopIteration"), log
     found = explain_text(log).recognised
     assert [(f.cause, f.confidence) for f in found][:1] == [("keras-version-mismatch", "medium")]
     assert "_get_batches_of_transformed_samples" in found[0].asks[0]

@@ -346,13 +346,14 @@ def test_an_unbuilt_pycuda_driver_extension(version, tmp_path):
     (tmp_path / "pycuda").mkdir()
     (tmp_path / "pycuda" / "__init__.py").write_text("", encoding="utf-8")
     (tmp_path / "pycuda" / "driver.py").write_text("from pycuda._driver import *  # noqa\n", encoding="utf-8")
-    log = traceback_of(str(legacy_envs.find_interpreter(version)), "import pycuda.driver as cuda", tmp_path)
+    python = str(legacy_envs.find_interpreter(version))
+    log = traceback_of(python, "import pycuda.driver as cuda", tmp_path)
     assert "from pycuda._driver import" in log and "_driver" in log.splitlines()[-1], log
     found = explain_text(log).recognised
     assert [(f.cause, f.confidence) for f in found][:1] == [("pycuda-import-failed", "medium")], log
     assert found[0].evidence[0].note == "PyCUDA's compiled `_driver` extension could not be imported"
     (tmp_path / "pycuda" / "_driver.py").write_text("import cudalike\n", encoding="utf-8")
-    log = traceback_of(str(legacy_envs.find_interpreter(version)), "import pycuda.driver as cuda", tmp_path)
+    log = traceback_of(python, "import pycuda.driver as cuda", tmp_path)
     assert "pycuda-import-failed" not in [f.cause for f in explain_text(log).recognised], log
 
 
