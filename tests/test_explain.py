@@ -820,6 +820,12 @@ def test_numpys_function_on_a_tensorflow_tensor_in_keras_backend_code():
     assert first_cause(code + error) == ["keras-backend-tensorflow"]
     # nothing in the log says Keras or Theano: only a hint
     assert first_cause("  File \"t.py\", line 3\n    y = np.arccos(x)\n" + error) == []
+    # a Theano variable's own reduction, called in a custom layer's code with Keras' backend functions
+    layer = ("  File \"my_layers.py\", line 59, in call\n"
+             "    return K.cast(x.sum(axis=1) / mask.sum(axis=1, keepdims=True), K.floatx())\n"
+             "AttributeError: 'Tensor' object has no attribute 'sum'\n")
+    assert first_cause(layer) == ["keras-backend-tensorflow"]
+    assert first_cause(layer.replace("mask", "m").replace("K.cast(", "float(").replace("K.floatx()", "'f'")) == []
 
 
 def test_cythons_size_warning_is_harmless_and_its_error_is_not():

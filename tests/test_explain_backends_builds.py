@@ -47,6 +47,19 @@ def test_a_theano_variable_asked_for_a_tensorflow_method(legacy_python: Callable
     assert ("keras-code-needs-tensorflow-backend", "low") in _found(TF_BANNER + log)
 
 
+def test_a_tensorflow_dtype_given_to_theano(legacy_python: Callable[[str], str], theano_home: Path,
+                                           tmp_path: Path) -> None:
+    """Real Theano 1.0.5 given an object printed as TensorFlow's `tf.int32` prints itself (a stand-in:
+    no TensorFlow here) as a type's dtype, as Keras' `Input(dtype=tf.int32)` hands it on."""
+    code = ("import theano.tensor as T\nclass DType(object):\n    def __str__(self):\n"
+            "        return \"<dtype: 'int32'>\"\nT.TensorType(DType(), (False,))")
+    log = traceback_of(legacy_python("healthy37"), code, tmp_path)
+    assert "TypeError: Unsupported dtype for TensorType: <dtype: 'int32'>" in log, log
+    assert _found(log)[0] == ("keras-code-needs-tensorflow-backend", "medium")
+    # a dtype name Theano lacks is no other framework's
+    assert "keras-code-needs-tensorflow-backend" not in dict(_found(log.replace("<dtype: 'int32'>", "int128")))
+
+
 @pytest.mark.parametrize(("code", "message", "cause"), [
     # Keras 1 calls with more positional arguments than Keras 2's converter maps
     ("from keras.layers import Convolution2D\nConvolution2D(8, 3, 3, 'same', 1)",
@@ -229,6 +242,25 @@ def test_a_model_saved_by_another_keras_major_release(legacy_python: Callable[[s
     # as a post retells it: the key without its quotes
     assert _found("I load the model with model_from_json on Keras 1.0.1 and get KeyError: class_name\n")[0] == \
         ("keras-version-mismatch", "medium")
+
+
+def test_a_keras2_model_and_call_on_keras1(legacy_python: Callable[[str], str], theano_home: Path,
+                                          tmp_path: Path) -> None:
+    """A model saved by real Keras 2.0.8 (its Dense config has `units`) rebuilt by real Keras 1.2.2, and
+    Keras 2's call in Keras 1: Dense's required `output_dim` is missing either way."""
+    saved = tmp_path / "model.json"
+    printed(legacy_python("keras208_th09"), "from keras.models import Sequential\nfrom keras.layers import Dense\n"
+            f"open({str(saved)!r}, 'w').write(Sequential([Dense(3, input_dim=2)]).to_json())", KERAS_BACKEND="theano")
+    keras1 = legacy_python("keras122_th09")
+    load = f"from keras.models import model_from_json\nmodel_from_json(open({str(saved)!r}).read())"
+    call = "from keras.layers import Dense\nDense(units=3)"
+    for code in (load, call):
+        log = traceback_of(keras1, code, tmp_path, KERAS_THEANO)
+        assert log.rstrip().endswith("missing 1 required positional argument: 'output_dim'"), log
+        assert _found(log)[0] == ("keras-version-mismatch", "medium")
+    # the same refusal with no Keras in the log (a class of the code's own may take `output_dim`): a hint
+    assert _found("TypeError: __init__() missing 1 required positional argument: 'output_dim'\n") == [
+        ("keras-version-mismatch", "low")]
 
 
 def test_a_model_saved_by_the_keras_release_before(legacy_python: Callable[[str], str], theano_home: Path,
@@ -424,6 +456,20 @@ def test_private_keras_helpers_legacy_code_imported(legacy_python: Callable[[str
     assert bool(explain_text(log).findings[0].asks) == message.startswith("cannot import")
 
 
+def test_keras_224s_topology_without_container_quoted_without_the_exception(legacy_python: Callable[[str], str],
+                                                                          theano_home: Path, tmp_path: Path) -> None:
+    """Keras 2.2.0 renamed `Container` to `Network`: real Keras 2.2.4's refusal, and the same message as an
+    issue's title quotes it, Python 3's wording for a module beginning the line without `AttributeError:`."""
+    python = legacy_python("keras208_th09")
+    code = "import keras.engine.topology as topology\ntopology.Container\n"
+    log = traceback_of(python, code, tmp_path, {**_in_front(python, *KERAS_224), **KERAS_THEANO})
+    error = log.rstrip().splitlines()[-1]
+    assert error == "AttributeError: module 'keras.engine.topology' has no attribute 'Container'", log
+    quoted = error.split(": ", 1)[1] + "\n"
+    assert _found(log)[:1] == _found(quoted)[:1] == [("keras-version-mismatch", "medium")]
+    assert "install Keras 2.1.6 (the newest release with it)" in explain_text(quoted).findings[0].details[0]
+
+
 @pytest.mark.parametrize("message", ["ImportError: cannot import name Input",
                                      "AttributeError: 'module' object has no attribute 'set_session'"])
 def test_a_name_every_keras_from_1_0_has_is_no_era_finding_by_its_name_alone(message: str) -> None:
@@ -500,6 +546,8 @@ def test_keras_weights_of_a_negative_size(legacy_python: Callable[[str], str], t
 @pytest.mark.parametrize(("call", "era"), [
     # Keras 2's call, the kernel size as one number: Keras 1 needs nb_row and nb_col
     ("Convolution2D(64, 3, activation='relu', border_mode='same')", True),
+    # Keras 2's keywords (Keras 1.2's Conv1D alias takes nb_filter and filter_length)
+    ("Conv1D(filters=8, kernel_size=3, padding='valid')", True),
     # a Keras 1 call that lacks its sizes: the code's own mistake, no other release
     ("Convolution2D(64, activation='relu')", False)])
 def test_keras2_convolution_call_on_keras1_under_python2(legacy_python: Callable[[str], str], theano_home: Path,
@@ -507,7 +555,7 @@ def test_keras2_convolution_call_on_keras1_under_python2(legacy_python: Callable
     python = legacy_python("theano082_py27")
     log = traceback_of(python, f"from keras.layers import *\nx = {call}", tmp_path,
                        {"KERAS_BACKEND": "theano", **_in_front(python, "keras==1.2.2")})
-    assert "takes at least 4 arguments" in log
+    assert re.search(r"takes at least \d arguments", log), log
     assert (_found(log)[:1] == [("keras-version-mismatch", "medium")]) is era
 
 
@@ -629,6 +677,20 @@ def test_keras_arrays_of_different_sample_counts(legacy_python: Callable[[str], 
     # Keras 1.2.2's and 2.x's check of several inputs, as a post quotes it
     assert _found("ValueError: All input arrays (x) should have the same number of samples. Got array shapes: "
                   "[(320006L, 26L), (122805L, 4096L)]\n")[0] == ("keras-data-shape-mismatch", "medium")
+
+
+@pytest.mark.parametrize("env", ["keras122_th09", "keras208_th09"])
+def test_keras_given_a_list_of_samples_for_one_input(legacy_python: Callable[[str], str], theano_home: Path,
+                                                     tmp_path: Path, env: str) -> None:
+    """Real Keras 1.2.2 and 2.0.8 refusing a list of 5 sample arrays where the model has one input (Keras
+    1's `Expected to see 1 arrays but`, Keras 2's `1 array(s), but`); the same samples stacked in one
+    array fit."""
+    samples = "[np.zeros(2) for _ in range(5)]"
+    log = _ran(legacy_python(env), ONE_DENSE + f"model.predict({samples})\n", tmp_path).stderr
+    assert "the following list of 5 arrays" in log, log
+    assert _found(log)[0] == ("keras-data-shape-mismatch", "medium")
+    stacked = _ran(legacy_python(env), ONE_DENSE + f"model.predict(np.array({samples}))\n", tmp_path)
+    assert stacked.returncode == 0, stacked.stderr
 
 
 # a U-Net's skip connection written channels first: pooled, convolved and upsampled, it is joined on
@@ -786,11 +848,26 @@ def test_keras_1_merge_on_real_keras_208_is_a_harmless_warning(legacy_python: Ca
     assert [(f.cause, f.confidence, f.warning) for f in found[:1]] == [("keras2-converts-keras1-call", "medium", True)]
 
 
+# a one-layer model compiled, the snippets' start; a model trained from a generator of batches of 4, its
+# epoch counted in samples or in batches
+ONE_DENSE = ("import numpy as np\nfrom keras.models import Sequential\nfrom keras.layers import Dense\n"
+             "model = Sequential([Dense(1, input_dim=2)])\nmodel.compile('sgd', 'mse')\n")
+FIT_GENERATOR = (ONE_DENSE + "def batches():\n    while True:\n        yield np.zeros((4, 2)), np.zeros((4, 1))\n"
+                 "model.fit_generator(batches(), {}, verbose=0)\n")
+
+
+def test_keras1_four_number_padding_on_keras2(legacy_python: Callable[[str], str], theano_home: Path,
+                                              tmp_path: Path) -> None:
+    code = "from keras.layers import ZeroPadding2D\nZeroPadding2D((1, 1, 2, 2))\nprint('built')\n"
+    log = traceback_of(legacy_python("keras208_th09"), code, tmp_path, KERAS_THEANO)
+    assert "`padding` should have two elements. Found: (1, 1, 2, 2)" in log, log
+    assert _found(log)[0] == ("keras-version-mismatch", "medium")
+    assert _ran(legacy_python("keras122_th09"), code, tmp_path).stdout.strip() == "built"  # Keras 1.2.2 took it
+
+
 def test_keras_0_show_accuracy_on_real_keras_122(legacy_python: Callable[[str], str], theano_home: Path,
                                                  tmp_path: Path) -> None:
-    code = ("import numpy as np\nfrom keras.models import Sequential\nfrom keras.layers import Dense\n"
-            "model = Sequential([Dense(1, input_dim=2)])\nmodel.compile('sgd', 'mse')\n"
-            "model.fit(np.zeros((4, 2)), np.zeros((4, 1)), nb_epoch=1, verbose=0, show_accuracy=True)\n"
+    code = (ONE_DENSE + "model.fit(np.zeros((4, 2)), np.zeros((4, 1)), nb_epoch=1, verbose=0, show_accuracy=True)\n"
             "print(model.evaluate(np.zeros((4, 2)), np.zeros((4, 1)), verbose=0))\n")
     run = _ran(legacy_python("keras122_th09"), code, tmp_path)
     # the argument dropped: evaluate returns the loss alone, no accuracy
@@ -799,12 +876,18 @@ def test_keras_0_show_accuracy_on_real_keras_122(legacy_python: Callable[[str], 
     assert [(f.cause, f.confidence, f.warning) for f in found[:1]] == [("keras-version-mismatch", "medium", True)]
 
 
-# a model trained from a generator of batches of 4, its epoch counted in samples or in batches
-# a one-layer model compiled, the snippets' start
-ONE_DENSE = ("import numpy as np\nfrom keras.models import Sequential\nfrom keras.layers import Dense\n"
-             "model = Sequential([Dense(1, input_dim=2)])\nmodel.compile('sgd', 'mse')\n")
-FIT_GENERATOR = (ONE_DENSE + "def batches():\n    while True:\n        yield np.zeros((4, 2)), np.zeros((4, 1))\n"
-                 "model.fit_generator(batches(), {}, verbose=0)\n")
+def test_keras_0_show_accuracy_refused_by_evaluate_without_keras_in_the_log(legacy_python: Callable[[str], str],
+                                                                          theano_home: Path, tmp_path: Path) -> None:
+    """Keras 2's `evaluate()` has no `show_accuracy` (Keras 0.3.3's took it, 1.x warned and dropped it):
+    the refusal names only the code's own file, and a paste from the traceback on (an IDE's console)
+    lacks Keras' banner; the keyword names Keras as `nb_epoch=` does."""
+    code = ONE_DENSE + "score = model.evaluate(np.zeros((4, 2)), np.zeros((4, 1)), show_accuracy=True, verbose=0)\n"
+    run = _ran(legacy_python("keras208_th09"), code, tmp_path)
+    assert "unexpected keyword argument 'show_accuracy'" in run.stderr, run.stderr
+    pasted = run.stderr[run.stderr.index("Traceback"):]
+    assert "keras" not in pasted.lower(), pasted
+    found = explain_text(pasted).findings
+    assert [(f.cause, f.confidence) for f in found[:1]] == [("keras-version-mismatch", "medium")], pasted
 
 
 @pytest.mark.parametrize(("keywords", "in_samples"), [("steps_per_epoch=3, nb_epoch=1", False),

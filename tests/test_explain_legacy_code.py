@@ -98,6 +98,18 @@ def test_plotting_keyword_of_pymc3_before_37():
     assert "refuses" in raised.recognised[0].evidence[-1].note
 
 
+def test_a_summary_column_of_pymc3_before_38():
+    # PyMC3 v3.7 pymc3/stats.py:755-757 named the interval columns of pm.summary; pandas' KeyError as a
+    # notebook shows it when 3.8's ArviZ table lacks them
+    log = ("pandas/_libs/hashtable_class_helper.pxi in pandas._libs.hashtable.PyObjectHashTable.get_item()\n\n"
+           "KeyError: 'hpd_2.5'\n")
+    found = explain_text(log).recognised
+    assert [(f.cause, f.confidence) for f in found] == [("pymc3-version-mismatch", "medium")] and found[0].asks
+    assert "(3.7 and earlier)" in found[0].evidence[-1].note
+    # a column of ArviZ's own table is no older release's
+    assert explain_text(log.replace("hpd_2.5", "hdi_3%")).recognised == ()
+
+
 def test_a_step_method_of_pymc3_before_30():
     # PyMC3 v3.0 pymc3/step_methods/gibbs.py:29-30 (every 3.x release warns so)
     log = ("/env/lib/python3.6/site-packages/ipykernel_launcher.py:3: DeprecationWarning: ElemwiseCategorical is "

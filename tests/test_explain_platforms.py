@@ -70,3 +70,13 @@ def test_theanos_dyld_message_wrapped_by_a_post_is_still_read():
     # a post saying the variable now holds the folder is no such message
     assert "macos-dyld-fallback-path" not in _found(
         "Now the environment variable 'DYLD_FALLBACK_LIBRARY_PATH' does contain '/Users/josh/anaconda/lib'\n")
+
+
+def test_a_theano_compilation_failing_inside_a_pyinstaller_bundle():
+    """A script frozen by PyInstaller: its loader in the warnings' paths, and Theano's pointer to the C
+    code it failed to compile (cmodule.py), with no compiler's lines in the paste."""
+    frozen = ("c:\\python\\lib\\site-packages\\PyInstaller\\loader\\pyimod03_importers.py:621: UserWarning: x\n"
+              "  exec(bytecode, module.__dict__)\n" + COMPILE_FAILED + "\n")
+    assert _found(frozen) == {"frozen-app-theano-compile": "medium", "compile-failed": "low"}
+    # the bundle's loader alone, with nothing failing to compile, is only a hint
+    assert _found(frozen.replace(COMPILE_FAILED, "")) == {"frozen-app-theano-compile": "low"}

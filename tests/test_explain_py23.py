@@ -39,6 +39,7 @@ PY2_NAMES = [
     "import Tkinter", "import commands", "import md5", "from itertools import izip", "import itertools; itertools.imap",
     "sorted([2, 1], cmp=lambda a, b: a - b)", "{1: 2}.keys()[0]", "map(str, [1])[0]", "zip([1], [2])[0]",
     "range(7 / 2)", "[1, 2, 3][4 / 2]", "import sys; reload(sys)", "coerce(1, 2.0)",
+    "import random; random.shuffle(range(5))", "from collections import OrderedDict; OrderedDict([(1, 2)]).keys()[0]",
 ]
 # Python 2's names of a function's and a method's attributes (Python 3: __name__, __func__ ...)
 PY2_ATTRIBUTES = ["def f():\n    pass\nf.func_name", "class A(object):\n    def m(self):\n        pass\nA().m.im_func"]
@@ -107,9 +108,22 @@ def test_the_python2_code_runs_on_python2(tmp_path):
     """The rows rest on a real era difference: Python 2.7 accepts every line above."""
     python = str(legacy_envs.find_interpreter("2.7"))
     for code in PY2_SYNTAX + ["xrange(3)", "{}.iteritems()", "import cPickle", "range(7 / 2)", "{1: 2}.keys()[0]",
-                              "import sys; reload(sys)", "coerce(1, 2.0)", *PY2_ATTRIBUTES]:
+                              "import sys; reload(sys)", "coerce(1, 2.0)", "import random; random.shuffle(range(5))",
+                              "from collections import OrderedDict; OrderedDict([(1, 2)]).keys()[0]", *PY2_ATTRIBUTES]:
         proc = _run(python, code, tmp_path)
         assert proc.returncode == 0, (code, proc.stderr)
+
+
+def test_a_scipy_sparse_matrix_asked_for_python2s_dict_methods(tmp_path):
+    """SciPy's dok_matrix on Python 3 (real SciPy 1.2.1) answers `has_key not found`; on Python 2 (real
+    SciPy 0.17.1) it is a dict with has_key."""
+    code = "import scipy.sparse as sp\nprint(sp.dok_matrix((2, 2)).has_key((0, 0)))"
+    py3 = _run(str(legacy_envs.env_python(legacy_envs.ensure_env("healthy37"))), code, tmp_path)
+    log = py3.stderr.decode("utf-8", "replace")
+    assert log.rstrip().endswith("AttributeError: has_key not found"), log
+    assert _first(log) == ("python2-code-on-python3", "medium")
+    py2 = _run(str(legacy_envs.env_python(legacy_envs.ensure_env("theano082_py27"))), code, tmp_path)
+    assert py2.returncode == 0 and py2.stdout.strip() == b"False", py2.stderr
 
 
 @pytest.mark.parametrize(("code", "confidence"), PY3_CODE, ids=[c[:30] for c, _ in PY3_CODE])

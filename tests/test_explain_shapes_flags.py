@@ -158,6 +158,18 @@ def test_keras_2s_warning_about_a_keras_1_call_marks_channels_first_code() -> No
     assert _first(failure) == ("keras-image-ordering", "low")
 
 
+@pytest.mark.parametrize(("message", "first"), [
+    # TensorFlow's first op of its kind has no suffix: the network's first layer, on one channel read as a width
+    ("Negative dimension size caused by subtracting 3 from 1 for 'Conv2D'", ("keras-image-ordering", "medium")),
+    ("ValueError: Negative dimension size caused by subtracting 2 from 1 for 'MaxPool' (op: 'MaxPool') with input "
+     "shapes: [?,1,14,32].", ("keras-image-ordering", "medium")),
+    # a later op of the kind (`Conv2D_3`) may be an image shrunk by the layers before it
+    ("Negative dimension size caused by subtracting 3 from 1 for 'Conv2D_3'", None),
+])
+def test_a_size_of_one_in_the_first_op_of_its_kind(message: str, first: tuple[str, str] | None) -> None:
+    assert _first(message + "\n") == first
+
+
 def test_keras_1s_positional_kernel_sizes_beside_keras_2_keywords() -> None:
     # Keras 2.0.0 keras/legacy/interfaces.py:264
     text = ("ValueError: It seems that you are using the Keras 2 and you are passing both `kernel_size` and "

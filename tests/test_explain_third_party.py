@@ -242,6 +242,12 @@ def test_h5py_warning_on_import_under_a_newer_numpy_is_a_library_deprecation(leg
     assert [(f.cause, f.confidence, f.warning) for f in found] == [("library-code-deprecation-warning", "medium",
                                                                     True)]
     assert_sourced([(log, "library-code-deprecation-warning")])
+    # the warning as a paste that lost its path: h5py's import line under it names the library
+    pathless = log[log.index("FutureWarning: Conversion"):]
+    found = explain_text(pathless).recognised
+    assert [(f.cause, f.confidence, f.warning) for f in found] == [("library-code-deprecation-warning", "medium",
+                                                                    True)], pathless
+    assert explain_text(pathless.splitlines()[0] + "\n").recognised == ()
     # the same warning before the traceback of a run that failed is not its cause
     failed = log + "Traceback (most recent call last):\n  File \"run.py\", line 3, in <module>\nKeyError: 'lr'\n"
     assert first_cause(failed) == []
@@ -380,3 +386,25 @@ def test_deprecations_raised_in_a_librarys_own_code_are_the_harmless_library_not
     # TensorFlow naming the code's own file: the code's matter, no library's notice
     own = tf.replace("/usr/local/lib/python3.6/dist-packages/keras/backend/tensorflow_backend.py", "/home/u/train.py")
     assert explain_text(own).findings == ()
+
+
+# TensorFlow 1.x's pywrap_tensorflow.py importing its native module, which links the CUDA release the wheel
+# was built for (tensorflow.org/install/source#gpu); the message is the system loader's
+TF_IMPORT = (
+    "Traceback (most recent call last):\n"
+    "  File \"/usr/local/lib/python3.6/dist-packages/tensorflow/python/pywrap_tensorflow.py\", line 58, in <module>\n"
+    "    from tensorflow.python.pywrap_tensorflow_internal import *\n"
+    "ImportError: libcublas.so.9.0: cannot open shared object file: No such file or directory\n")
+
+
+def test_tensorflows_cuda_library_of_its_own_release_is_named_without_the_soname_links_fix():
+    found = explain_text(TF_IMPORT).findings
+    assert [(f.cause, f.confidence, f.fix) for f in found[:1]] == [("cuda-lib-not-found-linux", "medium", None)]
+    assert "CUDA 9.0 it was built for" in found[0].evidence[0].note
+    # the line alone names no TensorFlow: a hint
+    assert [f.confidence for f in explain_text(TF_IMPORT.splitlines()[-1] + "\n").findings] == ["low"]
+    # libgpuarray's own unversioned name, under Theano: the links `fix` makes are what it loads
+    gpuarray = "ERROR (theano.gpuarray): Could not initialize pygpu, support disabled\n" \
+               "pygpu.gpuarray.GpuArrayException: libcublas.so: cannot open shared object file: No such file\n"
+    assert [(f.cause, f.fix) for f in explain_text(gpuarray).findings[:1]] == [("cuda-lib-not-found-linux",
+                                                                               "cuda-soname-links")]

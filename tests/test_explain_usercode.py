@@ -6,6 +6,7 @@ printed elsewhere in such a log are not its cause (theanodoctor/explain/usercode
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -362,7 +363,9 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     # given, PyMC3's find_MAP ending at a log-probability of -inf, the refusal to iterate a tensor
     # that is not a vector, and PyMC3's notes on its draws at its error or warn level (few effective
     # samples, an rhat above 1.2, an acceptance rate off its target), Python's refusal to assign into a
-    # Theano variable, and Keras' to_categorical given a label beyond its classes
+    # Theano variable, Keras' to_categorical given a label beyond its classes, Keras' check that a list
+    # of arrays matches the model's inputs, TensorFlow's gather refusing an index beyond its rows, and
+    # Theano's scalar ops that define no gradient
     assert {sid for sid, level in levels.items() if level == "medium"} == {
         "theano-function-unused-input", "theano-function-missing-input", "theano-input-wrong-ndim",
         "theano-function-argument-wrong-ndim", "theano-value-wrong-ndim", "theano-reshape-size-mismatch",
@@ -381,7 +384,9 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
         "keras-checkpoint-filepath-key-missing", "theano-convop-kernel-larger-than-image",
         "theano-shared-variable-explicit-input", "theano-nnet-sizes-mismatch", "keras-graph-disconnected",
         "pymc3-find-map-logp-inf", "keras-custom-function-unknown", "theano-iterate-non-vector",
-        "pymc3-sampler-warn-notes", "theano-variable-item-assignment", "keras-to-categorical-label-out-of-range"}
+        "pymc3-sampler-warn-notes", "theano-variable-item-assignment", "keras-to-categorical-label-out-of-range",
+        "keras-list-of-arrays-not-the-models-inputs", "tensorflow-gather-index-out-of-range",
+        "theano-scalar-op-without-grad"}
 
 
 # a classifier of 2 outputs trained on labels 0..2: the cross-entropy's forward op (y_i value out of
@@ -400,6 +405,20 @@ def test_a_class_label_beyond_the_softmax_outputs(legacy_python: Callable[[str],
     assert f"ValueError: {message}" in log
     found = [(f.cause, f.confidence) for f in explain_text(log).findings]
     assert found[:1] == [("model-index-out-of-bounds", "medium")]
+
+
+# TensorFlow's Gather kernel as Keras' Embedding reaches it (the InvalidArgumentError's own line, and the
+# summary TensorFlow 1.x prints after the op's traceback), its message built as gather_op.cc builds it
+@pytest.mark.parametrize("log", [
+    "tensorflow.python.framework.errors_impl.InvalidArgumentError: indices[0,2] = 52 is not in [0, 30)\n"
+    "\t [[{{node embedding_1/embedding_lookup}}]]\n",
+    "InvalidArgumentError (see above for traceback): indices[7,0] = 10000 is not in [0, 10000)\n",
+])
+def test_an_index_beyond_an_embeddings_rows_in_tensorflow(log: str) -> None:
+    found = explain_text(log).findings
+    assert [(f.cause, f.confidence) for f in found][:1] == [("model-index-out-of-bounds", "medium")]
+    index, rows = re.search(r"= (\d+) is not in \[0, (\d+)", log).groups()  # type: ignore[union-attr]
+    assert f"index {index} looked up in a table of {rows} rows" in found[0].evidence[0].note
 
 
 @pytest.mark.parametrize(("code", "message", "cause"), [
@@ -532,6 +551,13 @@ def test_an_op_without_a_gradient(legacy_python: Callable[[str], str], theano_ho
     assert "`Double` defines no gradient" in found[0].evidence[-1].note
     # without Theano or PyMC3 in the text, another library's object: only a hint
     assert explain_text("AttributeError: 'Double' object has no attribute 'grad'\n").recognised == ()
+    # a scalar op of Theano's own without a gradient (the upper incomplete gamma), refused by ScalarOp
+    scalar = traceback_of(legacy_python("healthy37"), "import theano.tensor as T\nx = T.dscalar('x')\n"
+                          "T.grad(T.gammaincc(1.5, x), x)", tmp_path, {"THEANO_FLAGS": "cxx="})
+    assert "MethodNotDefined: ('grad', <class 'theano.scalar.basic_scipy.GammaIncC'>" in scalar, scalar
+    found = explain_text(scalar).recognised
+    assert [(f.cause, f.confidence) for f in found][:1] == [("model-gradient-undefined", "medium")], scalar
+    assert "`GammaIncC` defines no gradient" in found[0].evidence[-1].note
 
 
 # T.zeros((1,)) is broadcastable, the step's result (h + v) is not: real Theano 1.0.5 and 0.8.2

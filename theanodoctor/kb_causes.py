@@ -53,6 +53,7 @@ class Signature(NamedTuple):
     asks: str = ""  # the fact the log lacks that would decide (versions, OS ...): shown to the user
     code: knowledge.Regex | None = None  # must match the source line the traceback shows above the exception
     on_python: SpecifierSet | None = None  # a Python seen in the log's paths outside this: only a hint (low)
+    unfixed: bool = False  # the cause's `fix` does not repair what this text shows: not offered with it
 
     def match(self, segment: str, lowered: str) -> dict[str, str] | None:
         """The named values when this signature matches one normalised log segment, else None."""
@@ -157,6 +158,7 @@ def signatures() -> tuple[Signature, ...]:
             note=text(SIGNATURES, row, "note", required=False), source=source(SIGNATURES, row, "source"),
             logged=bool(row.get("logged", False)), asks=_asks(SIGNATURES, row),
             code=_regex(SIGNATURES, row, "code"), on_python=spec(SIGNATURES, row, "on_python"),
+            unfixed=bool(row.get("unfixed", False)),
         )
         if sig.id in ids:
             raise KnowledgeError(f"{where(SIGNATURES, row)}: signature `{sig.id}` is defined twice")

@@ -39,8 +39,9 @@ WATCH = ("has no attribute", "cannot import name", "no module named", "unknown l
          "not exist", "n't exist", "import error on", "importerror on", "import error for")
 # (the exception's name may follow markup a post wraps it in: `**ImportError: ...**`, `> ImportError`)
 _EXCEPTION = r"(?:^|[\s*>`'\"(])(?:[\w.]+\.)?(?:AttributeError|ImportError|ModuleNotFoundError|ValueError)\s*:\s*"
+# (Python 3's own wording for a module begins the line where a post quotes it without the exception's name)
 MESSAGES = (
-    re.compile(_EXCEPTION + r"module '(?P<module>[\w.]+)' has no attribute '(?P<name>\w+)'"),
+    re.compile(r"(?:" + _EXCEPTION + r"|^[\s*>`]*)module '(?P<module>[\w.]+)' has no attribute '(?P<name>\w+)'"),
     re.compile(_EXCEPTION + r"'module' object has no attribute '(?P<name>\w+)'"),
     re.compile(_EXCEPTION + r"cannot import name '?(?P<name>\w+)'?(?: from '(?P<module>[\w.]+)')?(?! from partially)"),
     re.compile(_EXCEPTION + r"No module named '?(?P<missing>[\w.]+)'?"),

@@ -36,11 +36,11 @@ from .result import Evidence, Finding
 
 WATCH = ("got an unexpected keyword argument", "keyword argument not")
 # what shows a library in the log (lower-cased): its name, Keras' banner, PyMC3's `pm.` alias
-# (Keras' own training calls and their Keras 1 keywords name it as well: code that trains a Keras model)
+# (Keras' own training calls and their Keras 0.x and 1 keywords name it as well: code that trains a Keras model)
 SIGNS = {"theano": ("theano",), "lasagne": ("lasagne",),
          # (Keras' image iterators print `Found 16 images belonging to 2 classes.`)
          "keras": ("keras", "using theano backend", "using tensorflow backend", ".fit_generator(", "nb_epoch=",
-                   "samples_per_epoch=", "images belonging to"),
+                   "samples_per_epoch=", "show_accuracy=", "images belonging to"),
          "blocks": ("blocks",),
          "fuel": ("fuel",), "pymc3": ("pymc", " pm.", "(pm.", "=pm.")}
 MESSAGE = re.compile(r"(?<![\w.])(?:(?P<cls>[A-Za-z_]\w*)\.)?(?P<call>[A-Za-z_]\w*)\(\) got an unexpected keyword "

@@ -93,7 +93,8 @@ def _evidence(hits: list[Hit]) -> tuple[Evidence, ...]:
     items: dict[int, Evidence] = {}
     for hit in hits:
         for number, text, note in hit.evidence:
-            items.setdefault(number, Evidence(number, text, note))
+            if number not in items or (note and not items[number].note):  # a hit's note, where one has it
+                items[number] = Evidence(number, text, note)
     return tuple(sorted(items.values(), key=lambda e: e.line)[:MAX_EVIDENCE])
 
 
@@ -121,7 +122,8 @@ def build(scan: ScanResult, causes: dict[str, Cause]) -> tuple[list[Finding], se
         if any(levels[h.signature.id] == h.signature.confidence == "low" and h.signature.asks for h in hits):
             asking.add(cause_id)
         findings.append(Finding(
-            cause=cause.id, title=cause.title, explanation=cause.cause, remedy=cause.remedy, fix=cause.fix,
+            cause=cause.id, title=cause.title, explanation=cause.cause, remedy=cause.remedy,
+            fix=None if any(h.signature.unfixed for h in hits) else cause.fix,
             confidence=confidence, evidence=_evidence(hits), signatures=tuple(sorted(h.signature.id for h in hits)),
             values=values, source=cause.source, signature_sources=sources,
             warning=all(h.signature.warning for h in sure),
