@@ -23,6 +23,9 @@ from theanodoctor.explain.pyera import shown_code
 from theanodoctor.explain.scan import BLOCK_LINES
 
 TF_BANNER = "Using TensorFlow backend.\n"
+# a one-layer model compiled, the Keras snippets' start
+ONE_DENSE = ("import numpy as np\nfrom keras.models import Sequential\nfrom keras.layers import Dense\n"
+             "model = Sequential([Dense(1, input_dim=2)])\nmodel.compile('sgd', 'mse')\n")
 # a traceback whose source line calls Theano (the custom loss of a Keras model written for Theano)
 THEANO_LOSS = ('Traceback (most recent call last):\n  File "train.py", line 199, in custom_objective\n'
                "    y_true = T.flatten(y_true)\n")
@@ -249,8 +252,8 @@ def test_a_keras2_model_and_call_on_keras1(legacy_python: Callable[[str], str], 
     """A model saved by real Keras 2.0.8 (its Dense config has `units`) rebuilt by real Keras 1.2.2, and
     Keras 2's call in Keras 1: Dense's required `output_dim` is missing either way."""
     saved = tmp_path / "model.json"
-    printed(legacy_python("keras208_th09"), "from keras.models import Sequential\nfrom keras.layers import Dense\n"
-            f"open({str(saved)!r}, 'w').write(Sequential([Dense(3, input_dim=2)]).to_json())", KERAS_BACKEND="theano")
+    printed(legacy_python("keras208_th09"), ONE_DENSE + f"open({str(saved)!r}, 'w').write(model.to_json())",
+            KERAS_BACKEND="theano")
     keras1 = legacy_python("keras122_th09")
     load = f"from keras.models import model_from_json\nmodel_from_json(open({str(saved)!r}).read())"
     call = "from keras.layers import Dense\nDense(units=3)"
@@ -848,10 +851,7 @@ def test_keras_1_merge_on_real_keras_208_is_a_harmless_warning(legacy_python: Ca
     assert [(f.cause, f.confidence, f.warning) for f in found[:1]] == [("keras2-converts-keras1-call", "medium", True)]
 
 
-# a one-layer model compiled, the snippets' start; a model trained from a generator of batches of 4, its
-# epoch counted in samples or in batches
-ONE_DENSE = ("import numpy as np\nfrom keras.models import Sequential\nfrom keras.layers import Dense\n"
-             "model = Sequential([Dense(1, input_dim=2)])\nmodel.compile('sgd', 'mse')\n")
+# a model trained from a generator of batches of 4, its epoch counted in samples or in batches
 FIT_GENERATOR = (ONE_DENSE + "def batches():\n    while True:\n        yield np.zeros((4, 2)), np.zeros((4, 1))\n"
                  "model.fit_generator(batches(), {}, verbose=0)\n")
 
