@@ -489,6 +489,9 @@ def test_a_layers_public_node_list_on_keras_213(legacy_python: Callable[[str], s
     log = traceback_of(python, code, tmp_path, {**_in_front(python, "keras==2.1.3"), **KERAS_THEANO})
     assert "AttributeError: 'Dense' object has no attribute 'inbound_nodes'" in log
     assert _found(log)[0] == ("keras-version-mismatch", "medium")
+    # a custom layer's message quoted alone: the node lists are Keras' own names
+    assert _found("AttributeError: 'ChainCRF' object has no attribute 'inbound_nodes'\n") == [
+        ("keras-version-mismatch", "medium")]
 
 
 @pytest.mark.parametrize("env", ["theano082_py27", "healthy37"])
@@ -1199,3 +1202,137 @@ def test_a_keras_download_cut_off(legacy_python: Callable[[str], str]) -> None:
     assert _found(log)[:1] == [("keras-download-failed", "medium")]
     assert ("keras-download-failed", "medium") not in _found('  File "client.py", line 3, in <module>\n'
                                                              "    sock.recv(1024)\n" + error)
+
+
+# a custom layer giving add_weight its shape first (Keras 1.2 to 2.0.3's order, which 2.0.4 to 2.2.5 convert)
+SHAPE_FIRST_LAYER = ("from keras.engine.topology import Layer\n"
+                     "class Scale(Layer):\n"
+                     "    def build(self, input_shape):\n"
+                     "        self.W = self.add_weight((input_shape[-1],), initializer='one', name='W')\n"
+                     "        self.built = True\n"
+                     "    def call(self, x, mask=None):\n"
+                     "        return x * self.W\n"
+                     "model.add(Scale())\n")
+KERAS_231 = ("keras==2.3.1", "keras_applications==1.0.8", "keras_preprocessing==1.1.0")
+
+
+def test_a_layer_giving_add_weight_its_shape_first_on_keras_2_3(legacy_python: Callable[[str], str],
+                                                                theano_home: Path, tmp_path: Path) -> None:
+    """Real Keras 2.3.1 reading the shape as the name; real Keras 2.2.4 converting the same call."""
+    python = legacy_python("keras208_th09")
+    code = ONE_DENSE.replace("model.compile('sgd', 'mse')\n", SHAPE_FIRST_LAYER)
+    log = _ran(python, code, tmp_path, _in_front(python, *KERAS_231)).stderr
+    assert "add_weight() got multiple values for argument 'name'" in log, log
+    assert _found(log)[:1] == [("keras-version-mismatch", "medium")]
+    assert _ran(python, code, tmp_path, _in_front(python, *KERAS_224)).returncode == 0
+
+
+def test_keras_1s_dim_ordering_given_to_keras_2s_image_functions(legacy_python: Callable[[str], str],
+                                                                 theano_home: Path, tmp_path: Path) -> None:
+    """Real Keras 2.0.8 given Keras 1's `dim_ordering` value; Keras 1.2.2 takes it."""
+    code = ("import numpy as np\nfrom keras.preprocessing.image import img_to_array\n"
+            "img_to_array(np.zeros((4, 4, 3)), 'default')\n")
+    log = _ran(legacy_python("keras208_th09"), code, tmp_path).stderr
+    assert "ValueError: ('Unknown data_format: ', 'default')" in log, log
+    found = explain_text(log).findings
+    assert [(f.cause, f.confidence) for f in found][:1] == [("keras-version-mismatch", "medium")]
+    assert "`default` is a Keras 1 `dim_ordering` value" in found[0].evidence[-1].note
+    assert _ran(legacy_python("keras122_th09"), code, tmp_path).returncode == 0
+    # Keras 2's own values refused for another reason are not Keras 1's
+    assert not _found("ValueError: ('Unknown data_format: ', 'channels_middle')\n")
+
+
+def test_an_image_iterator_of_keras_2_0_8_on_a_later_keras(legacy_python: Callable[[str], str], theano_home: Path,
+                                                           tmp_path: Path) -> None:
+    """Keras 2.0.8's index generator yields three values, real Keras 2.2.4's the indices alone: code unpacking
+    three fails there (the code line decides; the same message under another line is not named)."""
+    python = legacy_python("keras208_th09")
+    code = ("import numpy as np\nfrom keras.preprocessing.image import ImageDataGenerator, NumpyArrayIterator\n"
+            "it = NumpyArrayIterator(np.zeros((8, 4, 4, 3)), np.zeros(8), ImageDataGenerator(), batch_size=4)\n"
+            "index_array, current_index, current_batch_size = next(it.index_generator)\n")
+    assert _ran(python, code, tmp_path).returncode == 0
+    log = _ran(python, code, tmp_path, _in_front(python, *KERAS_224)).stderr
+    assert "ValueError: too many values to unpack (expected 3)" in log, log
+    assert _found(log)[:1] == [("keras-version-mismatch", "medium")]
+    assert not _found(log.replace("next(it.index_generator)", "next(it.batches)"))
+
+
+def test_load_model_given_a_file_of_weights_only(legacy_python: Callable[[str], str], theano_home: Path,
+                                                 tmp_path: Path) -> None:
+    """Real Keras 2.0.8 refusing a file `save_weights` wrote; the file `save` wrote loads. An IPython frame
+    printing the `raise` line around its arrow is not the exception."""
+    python = legacy_python("keras208_th09")
+    weights = ONE_DENSE + "model.save_weights('w.h5')\nfrom keras.models import load_model\nload_model('w.h5')\n"
+    log = _ran(python, weights, tmp_path).stderr
+    assert "ValueError: No model found in config file." in log, log
+    assert _found(log)[:1] == [("keras-load-model-on-weights-file", "medium")]
+    whole = ONE_DENSE + "model.save('m.h5')\nfrom keras.models import load_model\nload_model('m.h5')\n"
+    assert _ran(python, whole, tmp_path).returncode == 0
+    assert not _found("    236         if model_config is None:\n"
+                      "--> 237             raise ValueError('No model found in config file.')\n")
+
+
+def test_a_saved_models_own_layer_not_given_to_keras(legacy_python: Callable[[str], str], theano_home: Path,
+                                                     tmp_path: Path) -> None:
+    """Real Keras 2.0.8 rebuilding a model whose layer is the code's own: custom_objects; a layer Keras 1 had
+    (`Merge`) stays the release tables' (another Keras), and so does a model TensorFlow 2's Keras saved."""
+    python = legacy_python("keras208_th09")
+    layer = SHAPE_FIRST_LAYER.replace("add_weight((", "add_weight(shape=(")
+    code = (ONE_DENSE.replace("model.compile('sgd', 'mse')\n", layer)
+            + "from keras.models import model_from_json\nmodel_from_json(model.to_json())\n")
+    log = _ran(python, code, tmp_path).stderr
+    assert "ValueError: Unknown layer: Scale" in log, log
+    found = explain_text(log).findings
+    assert [(f.cause, f.confidence) for f in found][:1] == [("keras-custom-object-not-given", "medium")]
+    assert "custom_objects={'Scale': Scale}" in found[0].details[0]
+    assert _found("ValueError: Unknown layer: Merge\n")[:1] == [("keras-version-mismatch", "medium")]
+    assert not _found("ValueError: Unknown layer: Functional\n")
+
+
+def test_an_optimizer_of_keras_2_0_6_on_a_later_keras(legacy_python: Callable[[str], str], theano_home: Path,
+                                                      tmp_path: Path) -> None:
+    """An optimizer defining Keras 1 to 2.0.6's get_updates(params, constraints, loss): real Keras 2.0.6
+    trains with it, real Keras 2.0.8 calls it with loss= and params= and fails."""
+    python = legacy_python("keras208_th09")
+    code = ONE_DENSE.replace("model.compile('sgd', 'mse')\n", (
+        "from keras.optimizers import Optimizer\nimport keras.backend as K\n"
+        "class Plain(Optimizer):\n"
+        "    def get_updates(self, params, constraints, loss):\n"
+        "        return [K.update_sub(p, 0.01 * g) for p, g in zip(params, self.get_gradients(loss, params))]\n"
+        "model.compile(Plain(), 'mse')\nmodel.fit(np.zeros((4, 2)), np.zeros((4, 1)), verbose=0)\n"))
+    log = _ran(python, code, tmp_path).stderr
+    assert "get_updates() missing 1 required positional argument: 'constraints'" in log, log
+    assert _found(log)[:1] == [("keras-version-mismatch", "medium")]
+    old = _ran(python, code, tmp_path, _in_front(python, "keras==2.0.6"))
+    assert old.returncode == 0, old.stderr
+
+
+def test_a_metric_of_keras_1_on_keras_2(legacy_python: Callable[[str], str], theano_home: Path,
+                                        tmp_path: Path) -> None:
+    """Real Keras 2.0.8 refusing Keras 1.2's `precision` metric, which real Keras 1.2.2 compiles: another
+    release's metric, not one to give in custom_objects (as Keras 1.0.0's refusal of `mae` is)."""
+    code = ONE_DENSE.replace("model.compile('sgd', 'mse')\n", "model.compile('sgd', 'mse', metrics=['precision'])\n")
+    log = _ran(legacy_python("keras208_th09"), code, tmp_path).stderr
+    assert "Unknown metric function:precision" in log, log
+    found = explain_text(log).findings
+    assert [(f.cause, f.confidence) for f in found][:1] == [("keras-version-mismatch", "medium")]
+    assert _ran(legacy_python("keras122_th09"), code, tmp_path).returncode == 0
+    assert _found("Exception: Invalid metric: mean_absolute_error\n")[:1] == [("keras-version-mismatch", "medium")]
+    assert _found("ValueError: Unknown metric function:f1_score\n")[:1] == [("keras-custom-object-not-given", "medium")]
+
+
+def test_keras_backends_tensorflow_module_of_keras_2_2(legacy_python: Callable[[str], str], theano_home: Path,
+                                                       tmp_path: Path) -> None:
+    """`K.tf` missing: Keras 2.2.5 and later (Python 3's wording, and Python 2's under the code line), not where
+    real Keras 2.2.4 says it runs on Theano, whose backend never had it."""
+    py3 = "AttributeError: module 'keras.backend' has no attribute 'tf'\n"
+    assert _found(py3) == [("keras-version-mismatch", "medium")]
+    py2 = ("  File \"kutils/model_helper.py\", line 4, in <module>\n    tf = K.tf\n"
+           "AttributeError: 'module' object has no attribute 'tf'\n")
+    assert _found(py2)[:1] == [("keras-version-mismatch", "medium")]
+    assert not _found(py2.replace("K.tf", "self.tf"))
+    python = legacy_python("keras208_th09")
+    log = traceback_of(python, "import keras.backend as K\ntf = K.tf\n", tmp_path,
+                       {**_in_front(python, *KERAS_224), **KERAS_THEANO})
+    assert "Using Theano backend." in log and "has no attribute 'tf'" in log, log
+    assert ("keras-version-mismatch", "medium") not in _found(log)

@@ -403,3 +403,58 @@ def test_an_older_python3s_wording_of_a_pickle_written_to_a_text_file():
         [("python2-pickle-on-python3", "medium")]
     assert not explain_text("TypeError: must be str, not bytes\n").recognised  # no pickle in sight
 
+
+
+# messages of the libraries around the models, as pydot_ng, pandas (reading PyMC3 3.7's summary columns),
+# Keras 2.2's deserializer (a metric object) and Keras 2.2.5's batch_dot word them
+@pytest.mark.parametrize(("log", "cause"), [
+    ("pydot_ng.InvocationException: GraphViz's executables not found\n", ("graphviz-pydot-missing", "high")),
+    ("KeyError: \"['hpd_2.5', 'hpd_97.5'] not in index\"\n", ("pymc3-version-mismatch", "medium")),
+    ("ValueError: Unknown metric function: {'class_name': 'precision', 'config': {'name': 'precision'}}\n",
+     ("keras-custom-object-not-given", "medium")),
+    ("ValueError: Can not do batch_dot on inputs with shapes (None, 10, 10, 1152, 16) and (None, 10, None, 1152, 16) "
+     "with axes=[2, 3]. x.shape[2] != y.shape[3] (10 != 1152).\n", ("keras-version-mismatch", "medium")),
+])
+def test_messages_of_the_libraries_around_the_models(log: str, cause: tuple[str, str]) -> None:
+    found = explain_text(log).findings
+    assert [(f.cause, f.confidence) for f in found][:1] == [cause]
+    # the metric object is named by its class
+    assert "precision" not in log or "`precision` is not one of Keras' own" in found[0].evidence[0].note
+
+
+# pip finding no TensorFlow 1.x file at all (a Python 3.8 or a 32-bit one), pip 20's wording and pip 9's;
+# another package's empty list stays a hint
+@pytest.mark.parametrize("log", [
+    "ERROR: Could not find a version that satisfies the requirement tensorflow-gpu<=1.14.0,>=1.10.0 (from -r "
+    "requirements.txt (line 1)) (from versions: none)\n",
+    "Could not find a version that satisfies the requirement tensorflow==1.4.1 (from -r requirements.txt (line 18)) "
+    "(from versions: )\n",
+])
+def test_pip_without_a_tensorflow_1_wheel_for_this_python(log: str) -> None:
+    found = explain_text(log).findings
+    assert [(f.cause, f.confidence) for f in found][:1] == [("pip-version-not-found", "medium")]
+    assert "up to 3.7" in found[0].evidence[0].note
+    other = log.replace("tensorflow", "somepackage")
+    assert [f.confidence for f in explain_text(other).findings] == ["low"]
+
+
+# Keras 2.3.0's TensorFlow backend over tf.keras's has no module session any more
+def test_keras_2_2s_session_global_on_keras_2_3() -> None:
+    log = "AttributeError: module 'keras.backend.tensorflow_backend' has no attribute '_SESSION'\n"
+    assert [(f.cause, f.confidence) for f in explain_text(log).findings] == [("keras-version-mismatch", "medium")]
+
+
+# two requirements on one package no release meets: pip 20.3's resolver's lines under its header, and
+# pipenv's lock (its copy of pip-tools) naming the two specifiers together
+@pytest.mark.parametrize(("log", "package"), [
+    ("The conflict is caused by:\n    keras 2.2.2 depends on keras-applications==1.0.4\n"
+     "    tensorflow 1.12.0 depends on keras-applications>=1.0.6\n", ""),
+    ("ERROR: ERROR: Could not find a version that matches keras-applications==1.0.2,>=1.0.6\n", "keras-applications"),
+])
+def test_requirements_no_release_meets_together(log: str, package: str) -> None:
+    found = explain_text(log).findings
+    assert [(f.cause, f.confidence) for f in found][:1] == [("pip-pins-conflict", "medium")]
+    assert found[0].values.get("package", "") == package
+    # one specifier pip-tools found no release for is not a conflict
+    assert "pip-pins-conflict" not in {f.cause for f in explain_text(
+        "Could not find a version that matches keras-applications==1.0.2\n").findings}

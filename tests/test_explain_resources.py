@@ -206,12 +206,35 @@ SPAWN_EOF = ("Traceback (most recent call last):\n"
              "EOFError: Ran out of input\n")
 
 
+# CPython's parent side on Windows, starting a worker of a Pool
+PARENT_STARTING_WORKER = ("  File \"C:\\Anaconda\\lib\\multiprocessing\\pool.py\", line 239, in _repopulate_pool\n"
+                          "    w.start()\n"
+                          "  File \"C:\\Anaconda\\lib\\multiprocessing\\process.py\", line 105, in start\n"
+                          "    self._popen = self._Popen(self)\n"
+                          "  File \"C:\\Anaconda\\lib\\multiprocessing\\context.py\", line 322, in _Popen\n"
+                          "    return Popen(process_obj)\n")
+
+
+def test_a_generator_pickled_for_keras_workers_where_processes_are_spawned(tmp_path):
+    """A real Python 3.6 refusing to pickle a generator, as Keras' workers with use_multiprocessing need on
+    Windows (the warning Keras 2.2 prints for a generator and workers beside it); without Keras' words the
+    message is not named so."""
+    log = _stderr([_interpreter("3.6"), "-c", "import pickle; pickle.dumps(x for x in [])"], tmp_path)
+    assert "TypeError: can't pickle generator objects" in log, log
+    warning = ("C:\\Users\\u\\anaconda3\\lib\\site-packages\\keras\\engine\\training_generator.py:49: UserWarning: "
+               "Using a generator with `use_multiprocessing=True` and multiple workers may duplicate your data.\n")
+    assert first_cause(log + warning) == ["windows-multiprocessing-spawn"]
+    assert first_cause(log) == []
+
+
 def test_spawn_start_method_failures_are_named():
     cases = [
         ("Multiprocess sampling (4 chains in 4 jobs)\n" + PYMC3_PIPE, "windows-multiprocessing-spawn"),
         ("Multiprocess sampling (2 chains in 2 jobs)\nNUTS: [sigma, mu]\n"
          "BrokenPipeError: [Errno 32] Broken pipe\n", "windows-multiprocessing-spawn"),
         (SPAWN_EOF, "windows-multiprocessing-spawn"),
+        # the parent on Windows starting a worker (Keras' data workers) below the child's EOFError
+        ("EOFError: Ran out of input\n" + PARENT_STARTING_WORKER, "windows-multiprocessing-spawn"),
     ]
     for text, cause in cases:
         assert first_cause(text) == [cause], text
@@ -363,6 +386,9 @@ def test_an_hdf5_file_that_cannot_be_locked_is_named():
     finding = explain_text(text).findings[0]
     assert (finding.cause, finding.confidence, finding.values["errno"]) == ("hdf5-file-locked", "medium", "11")
     assert_sourced([(text, "hdf5-file-locked")])
+    # HDF5 1.10's own capital, a file system whose locks fail (errno 5, an input/output error)
+    other = "OSError: Unable to open file (Unable to lock file, errno = 5, error message = 'input/output error')\n"
+    assert [(f.cause, f.values["errno"]) for f in explain_text(other).findings] == [("hdf5-file-locked", "5")]
 
 
 @pytest.mark.parametrize("where", ["3.10", "2.7"])
@@ -472,9 +498,9 @@ def test_tensorflows_oom_is_the_gpus_where_the_log_shows_one():
     old = ("ResourceExhaustedError: OOM when allocating tensor with shape[32,64,111,111]\n\t [[Node: conv = "
            "Conv2D[T=DT_FLOAT, _device=\"/job:localhost/replica:0/task:0/gpu:0\"](input, kernel)]]\n")
     assert first_cause(old) == ["gpu-out-of-memory"]
-    # on the CPU it is the host's memory: no GPU named with confidence
+    # on the CPU (allocator cpu) it is the host's memory, not the GPU's
     cpu = gpu.replace("device:GPU:0 by allocator GPU_0_bfc", "device:CPU:0 by allocator cpu")
-    assert [cause for cause, level in _found(cpu) if level != "low"] == []
+    assert [(cause, level) for cause, level in _found(cpu) if level != "low"] == [("host-out-of-memory", "medium")]
 
 def test_sampling_interrupted_before_tuning_ended_is_named():
     assert first_cause(PYMC3_INTERRUPTED) == ["pymc3-sampling-interrupted"]
@@ -566,3 +592,30 @@ def test_a_fork_refused_for_memory_is_the_root_of_keras_graphviz_message():
     assert found[1].consequence_of == "host-out-of-memory"
     # alone, the message is GraphViz's
     assert first_cause(graphviz) == ["graphviz-pydot-missing"]
+
+
+# TensorFlow 1.x's cuDNN failing to start (it reserved nearly all of the GPU's memory, or another process
+# holds it), as its cuda_dnn.cc logs it and as its convolution kernel then fails
+TF_CUDNN_START = (
+    "2019-04-11 14:19:59.264535: E tensorflow/stream_executor/cuda/cuda_dnn.cc:334] Could not create cudnn handle: "
+    "CUDNN_STATUS_INTERNAL_ERROR\n",
+    "tensorflow.python.framework.errors_impl.UnknownError: Failed to get convolution algorithm. This is probably "
+    "because cuDNN failed to initialize, so try looking to see if a warning log message was printed above.\n")
+
+
+def test_tensorflows_cudnn_that_could_not_start() -> None:
+    for log in TF_CUDNN_START:
+        found = explain_text(log).findings
+        assert [(f.cause, f.confidence) for f in found][:1] == [("cudnn-handle-failed", "medium")], log
+        assert "allow_growth = True" in found[0].remedy
+
+
+# Windows' wording for a folder of the path that is not there (ERROR_PATH_NOT_FOUND), a dataset's or an
+# output folder's; Theano's own cache folders are the cache's
+def test_a_windows_path_not_found():
+    text = "FileNotFoundError: [WinError 3] The system cannot find the path specified: 'C:\\\\Users\\\\u/logs/'\n"
+    found = explain_text(text).findings
+    assert [(f.cause, f.confidence) for f in found] == [("dataset-file-missing", "medium")]
+    assert_sourced([(text, "dataset-file-missing")])
+    cache = text.replace("Users\\\\u/logs/", "Users\\\\u\\\\AppData\\\\Local\\\\Theano\\\\compiledir_x")
+    assert "dataset-file-missing" not in first_cause(cache)

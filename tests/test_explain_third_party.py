@@ -408,3 +408,15 @@ def test_tensorflows_cuda_library_of_its_own_release_is_named_without_the_soname
                "pygpu.gpuarray.GpuArrayException: libcublas.so: cannot open shared object file: No such file\n"
     assert [(f.cause, f.fix) for f in explain_text(gpuarray).findings[:1]] == [("cuda-lib-not-found-linux",
                                                                                "cuda-soname-links")]
+
+
+def test_tensorflows_cudnn_of_its_own_release_is_not_theanos_cudnn():
+    """The cuDNN TensorFlow's GPU build was linked against, missing at its import: the library not on the
+    loader path, not Theano's cuDNN set-up (which the same line under Theano is)."""
+    log = TF_IMPORT.replace("libcublas.so.9.0", "libcudnn.so.7")
+    found = explain_text(log).findings
+    assert [(f.cause, f.confidence, f.fix) for f in found[:1]] == [("cuda-lib-not-found-linux", "medium", None)]
+    assert "the cuDNN 7 it was built for" in found[0].evidence[0].note
+    theano = ("ERROR (theano.gpuarray): Could not initialize pygpu, support disabled\n"
+              "OSError: libcudnn.so.7: cannot open shared object file: No such file or directory\n")
+    assert [f.cause for f in explain_text(theano).findings[:1]] == ["cudnn-not-found"]

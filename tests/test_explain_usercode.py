@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -365,7 +366,8 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     # samples, an rhat above 1.2, an acceptance rate off its target), Python's refusal to assign into a
     # Theano variable, Keras' to_categorical given a label beyond its classes, Keras' check that a list
     # of arrays matches the model's inputs, TensorFlow's gather refusing an index beyond its rows, and
-    # Theano's scalar ops that define no gradient
+    # Theano's scalar ops that define no gradient, Keras' load_model given a file of weights alone, and
+    # TensorFlow's refusal of a tensor of another graph
     assert {sid for sid, level in levels.items() if level == "medium"} == {
         "theano-function-unused-input", "theano-function-missing-input", "theano-input-wrong-ndim",
         "theano-function-argument-wrong-ndim", "theano-value-wrong-ndim", "theano-reshape-size-mismatch",
@@ -386,7 +388,7 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
         "pymc3-find-map-logp-inf", "keras-custom-function-unknown", "theano-iterate-non-vector",
         "pymc3-sampler-warn-notes", "theano-variable-item-assignment", "keras-to-categorical-label-out-of-range",
         "keras-list-of-arrays-not-the-models-inputs", "tensorflow-gather-index-out-of-range",
-        "theano-scalar-op-without-grad"}
+        "theano-scalar-op-without-grad", "keras-load-model-weights-only", "tensorflow-tensor-of-another-graph"}
 
 
 # a classifier of 2 outputs trained on labels 0..2: the cross-entropy's forward op (y_i value out of
@@ -628,3 +630,32 @@ def test_a_batch_size_fixed_when_the_convolution_was_built(legacy_python: Callab
     small = traceback_of(legacy_python(env), CONVOP_BATCH.replace("(128, 1, 8, 8)", "(128, 1, 2, 2)"), tmp_path)
     assert "(Hint: kerns must fit inside image in valid mode)" in small, small
     assert [(f.cause, f.confidence) for f in explain_text(small).findings][:1] == [("model-shape-mismatch", "medium")]
+
+
+# TensorFlow 1.x refusing a Keras model's tensors in a thread other than the one it was built in (a web
+# server's route), as Graph._as_graph_element_locked words it, and through a session's feed
+@pytest.mark.parametrize("log", [
+    'ValueError: Tensor Tensor("fc1000/Softmax:0", shape=(?, 1000), dtype=float32) is not an element of this graph.\n',
+    "TypeError: Cannot interpret feed_dict key as Tensor: Tensor Tensor(\"input_1:0\", shape=(?, 224, 224, 3), "
+    "dtype=float32) is not an element of this graph.\n",
+])
+def test_a_keras_model_used_outside_its_tensorflow_graph(log: str) -> None:
+    found = explain_text(log).findings
+    assert [(f.cause, f.confidence) for f in found] == [("keras-tensorflow-graph-of-another-thread", "medium")]
+    assert "graph.as_default()" in found[0].remedy
+
+
+def test_a_python_2_iterator_class_on_python_3(tmp_path: Path) -> None:
+    """A real Python 3 refusing a class that defines Python 2's `next()` alone (the thread-safe iterator
+    recipe Keras code wraps its generators in); with `__next__ = next` added it iterates."""
+    code = ("class threadsafe_iter:\n    def __init__(self, it):\n        self.it = it\n"
+            "    def __iter__(self):\n        return self\n    def next(self):\n        return next(self.it)\n"
+            "{}next(threadsafe_iter(iter([1])))\n")
+    log = traceback_of(sys.executable, code.format(""), tmp_path)
+    assert "TypeError: 'threadsafe_iter' object is not an iterator" in log, log
+    found = explain_text(log).findings
+    assert [(f.cause, f.confidence) for f in found][:1] == [("python2-code-on-python3", "medium")]
+    fixed = code.format("threadsafe_iter.__next__ = threadsafe_iter.next\n")
+    assert subprocess.run([sys.executable, "-c", fixed], capture_output=True).returncode == 0
+    # a class of another name is not taken for Python 2's protocol (an ImageDataGenerator given for its flow)
+    assert not explain_text("TypeError: 'ImageDataGenerator' object is not an iterator\n").findings

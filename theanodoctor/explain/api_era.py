@@ -12,7 +12,9 @@ The messages, as the interpreters print them:
                   downsample`, the module from the code line)
   ValueError: Unknown layer: Merge                                         (Keras 2 load_model)
 A name only older releases have: the code needs an older release (the "too new" cause); only
-newer ones: a newer release; in no release read: nothing (the user's code or another library).
+newer ones: a newer release; in no release read: nothing (the user's code or another library), but
+a layer in no Keras release that load_model cannot rebuild is the code's or an add-on's, which the
+load must be given (``own_layer``).
 With the installed version printed in the log (a path, pip's output, a printed ``__version__``:
 the facts of explain/context.py) the answer is high when that
 version lacks the name, and nothing when it has it (then something else is wrong). A version only
@@ -73,6 +75,11 @@ CAUSES = {"theano": ("theano-too-new-for-code", "theano-too-old-for-code"),
           "fuel": ("fuel-blocks-version-mismatch", "fuel-blocks-version-mismatch"),
           "pymc3": ("pymc3-version-mismatch", "pymc3-version-mismatch")}
 SIGNATURE = "api-era"
+OWN_LAYER = "keras-custom-object-not-given"
+OWN_LAYER_SOURCE = ("https://github.com/keras-team/keras/blob/2.2.4/keras/utils/generic_utils.py#L155-L165 "
+                    "(deserialize_keras_object: Unknown layer: NAME, unless custom_objects has it)")
+# layer names of models that TensorFlow 2's own Keras saved: another Keras, not an object to give
+_KERAS_2_TENSORFLOW_LAYERS = frozenset({"Functional", "TFOpLambda", "SlicingOpLambda"})
 # Keras' backend implementations, which code reaches through `keras.backend`
 _BACKEND_MODULE = re.compile(r"keras\.backend\.\w+_backend$")
 
@@ -83,6 +90,7 @@ class Use(NamedTuple):
     evidence: tuple[Evidence, ...]
     said: str = ""  # what the finding calls it, where not `module.name` (a keyword of a call)
     prose: bool = False  # the post's prose says it is missing, no message of the interpreter
+    layer: bool = False  # a layer Keras' load_model could not rebuild (`Unknown layer: X`)
 
 
 def findings(watched: list[tuple[int, str, tuple[str, ...], str]], causes: dict[str, Cause],
@@ -97,7 +105,7 @@ def findings(watched: list[tuple[int, str, tuple[str, ...], str]], causes: dict[
             continue
         if use.module:
             era = kb_api_eras.lookup(use.module, use.name)
-            finding = judge(use, era, installed, causes) if era else None
+            finding = judge(use, era, installed, causes) if era else own_layer(use, causes)
         else:
             finding = _unnamed_owner(use, installed, causes)
         if finding and use.module and era:
@@ -109,6 +117,22 @@ def findings(watched: list[tuple[int, str, tuple[str, ...], str]], causes: dict[
         if finding and (finding.cause not in found or _rank(finding) < _rank(found[finding.cause][0])):
             found[finding.cause] = (finding, number)
     return list(found.values())
+
+
+def own_layer(use: Use, causes: dict[str, Cause]) -> Finding | None:
+    """`Unknown layer: X` where no Keras release read has a layer X: the code's own layer class or an
+    add-on's (keras-contrib's InstanceNormalization), which load_model finds only in custom_objects."""
+    if not use.layer or use.name in _KERAS_2_TENSORFLOW_LAYERS:
+        return None
+    cause = causes[OWN_LAYER]
+    releases = kb_api_eras.lookup(use.module)
+    read = f" from {releases.project.releases[0]} to {releases.project.releases[-1]}" if releases else ""
+    return Finding(
+        cause=cause.id, title=cause.title, explanation=cause.cause, remedy=cause.remedy, fix=cause.fix,
+        confidence="medium", evidence=use.evidence, signatures=(SIGNATURE,), values={"name": use.name or ""},
+        source=cause.source, signature_sources=(OWN_LAYER_SOURCE,),
+        details=(f"No Keras release{read} has a layer `{use.name}`: it is the code's own or an add-on's; "
+                 f"give its class in `custom_objects={{'{use.name}': {use.name}}}`.",))
 
 
 def installed_versions(shown: dict[str, Fact]) -> dict[str, tuple[str, int, str]]:
@@ -207,7 +231,7 @@ def _use(number: int, text: str, before: tuple[str, ...]) -> Use | None:
     shown = (Evidence(number - back, code.strip()[:400]),) if code else ()
     groups = m.groupdict()
     if groups.get("layer"):
-        return Use("keras.layers", groups["layer"], shown + (message,))
+        return Use("keras.layers", groups["layer"], shown + (message,), layer=True)
     if groups.get("missing"):
         missing = groups["missing"]
         if missing.split(".")[0] in kb_api_eras.projects():
