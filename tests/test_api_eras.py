@@ -243,7 +243,10 @@ def test_keras_load_model_unknown_layer() -> None:
     first = explain_text(text).recognised[0]
     assert first.cause == "keras-version-mismatch" and first.confidence == "medium"
     assert "install Keras 2.1.6" in first.details[0] and "Keras 2.1.6 keras/legacy/layers.py:19" in first.details[0]
-    assert _era_findings("ValueError: Unknown layer: MyOwnAttention\n") == []
+    # a layer no Keras release read has: the code's own or an add-on's, which load_model must be given
+    own = _era_findings("ValueError: Unknown layer: MyOwnAttention\n")
+    assert [(f.cause, f.confidence) for f in own] == [("keras-custom-object-not-given", "medium")]
+    assert "custom_objects={'MyOwnAttention': MyOwnAttention}" in own[0].details[0]
 
 
 def test_a_lasagne_name_defined_only_under_a_condition_is_low() -> None:
