@@ -407,19 +407,22 @@ def test_an_older_python3s_wording_of_a_pickle_written_to_a_text_file():
 
 # messages of the libraries around the models, as pydot_ng, pandas (reading PyMC3 3.7's summary columns),
 # Keras 2.2's deserializer (a metric object) and Keras 2.2.5's batch_dot word them
-@pytest.mark.parametrize(("log", "cause"), [
-    ("pydot_ng.InvocationException: GraphViz's executables not found\n", ("graphviz-pydot-missing", "high")),
-    ("KeyError: \"['hpd_2.5', 'hpd_97.5'] not in index\"\n", ("pymc3-version-mismatch", "medium")),
+@pytest.mark.parametrize(("log", "cause", "note"), [
+    ("pydot_ng.InvocationException: GraphViz's executables not found\n", ("graphviz-pydot-missing", "high"),
+     "Graphviz itself is not installed"),
+    ("KeyError: \"['hpd_2.5', 'hpd_97.5'] not in index\"\n", ("pymc3-version-mismatch", "medium"),
+     "`hpd_2.5` is a column of PyMC3's own `pm.summary` table"),
+    # the metric object is named by its class
     ("ValueError: Unknown metric function: {'class_name': 'precision', 'config': {'name': 'precision'}}\n",
-     ("keras-custom-object-not-given", "medium")),
+     ("keras-custom-object-not-given", "medium"), "`precision` is not one of Keras' own"),
     ("ValueError: Can not do batch_dot on inputs with shapes (None, 10, 10, 1152, 16) and (None, 10, None, 1152, 16) "
-     "with axes=[2, 3]. x.shape[2] != y.shape[3] (10 != 1152).\n", ("keras-version-mismatch", "medium")),
+     "with axes=[2, 3]. x.shape[2] != y.shape[3] (10 != 1152).\n", ("keras-version-mismatch", "medium"),
+     "Keras 2.2.5 rewrote `K.batch_dot`"),
 ])
-def test_messages_of_the_libraries_around_the_models(log: str, cause: tuple[str, str]) -> None:
+def test_messages_of_the_libraries_around_the_models(log: str, cause: tuple[str, str], note: str) -> None:
     found = explain_text(log).findings
     assert [(f.cause, f.confidence) for f in found][:1] == [cause]
-    # the metric object is named by its class
-    assert "precision" not in log or "`precision` is not one of Keras' own" in found[0].evidence[0].note
+    assert note in found[0].evidence[0].note
 
 
 # pip finding no TensorFlow 1.x file at all (a Python 3.8 or a 32-bit one), pip 20's wording and pip 9's;

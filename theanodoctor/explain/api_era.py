@@ -125,8 +125,8 @@ def own_layer(use: Use, causes: dict[str, Cause]) -> Finding | None:
     if not use.layer or use.name in _KERAS_2_TENSORFLOW_LAYERS:
         return None
     cause = causes[OWN_LAYER]
-    releases = kb_api_eras.lookup(use.module)
-    read = f" from {releases.project.releases[0]} to {releases.project.releases[-1]}" if releases else ""
+    project = kb_api_eras.project_of(use.module)
+    read = f" from {project.releases[0]} to {project.releases[-1]}" if project else ""
     return Finding(
         cause=cause.id, title=cause.title, explanation=cause.cause, remedy=cause.remedy, fix=cause.fix,
         confidence="medium", evidence=use.evidence, signatures=(SIGNATURE,), values={"name": use.name or ""},
