@@ -341,8 +341,12 @@ def test_root_cause_first_whatever_the_line_order():
         "GpuArrayException: b'Could not load \"libcuda.so\": libcuda.so: cannot open shared object file'",
     ])
     found = explain_text(log).findings
-    assert [f.cause for f in found] == ["libcuda-missing", "pygpu-init-failed", "gpu-context-missing"]
-    assert found[1].consequence_of == "libcuda-missing"
+    # (a container started without NVIDIA's runtime, which this log does not show, stays a low hint beside them)
+    assert [f.cause for f in found if f.cause != "docker-without-gpu-runtime"] == [
+        "libcuda-missing", "pygpu-init-failed", "gpu-context-missing"]
+    assert found[0].cause == "libcuda-missing"
+    assert next(f for f in found if f.cause == "pygpu-init-failed").consequence_of == "libcuda-missing"
+    assert all(f.confidence == "low" for f in found if f.cause == "docker-without-gpu-runtime")
 
 
 def test_an_error_the_post_says_replaced_an_earlier_one_comes_first():
@@ -702,6 +706,19 @@ def test_driver_insufficient_inside_a_container_depends_on_the_gpu_runtime():
     assert explain_text(plain).recognised[0].asks
     with_runtime = "$ nvidia-docker run -it kaixhin/cuda-theano python train.py\n" + error
     assert first(with_runtime) == ("driver-too-old", "medium")
+
+
+def test_the_driver_library_missing_inside_a_container_depends_on_the_gpu_runtime():
+    error = "ImportError: libcuda.so.1: cannot open shared object file: No such file or directory\n"
+
+    def named(log: str) -> list[tuple[str, str]]:
+        return [(f.cause, f.confidence) for f in explain_text(log).recognised]
+
+    assert named(error) == [("libcuda-missing", "high")]
+    plain = "$ sudo docker run -it floydhub/tensorflow:1.9.0-gpu python -c 'import tensorflow'\n" + error
+    assert named(plain) == [("docker-without-gpu-runtime", "medium")]
+    # with the runtime asked for, the host's driver (or the runtime's set-up) is what lacks it
+    assert named(plain.replace("docker run -it", "docker run --runtime=nvidia -it")) == [("libcuda-missing", "medium")]
 
 
 def test_tensorflows_kernel_dso_mismatch_is_the_root_of_no_cuda_device():

@@ -134,6 +134,13 @@ def test_macos_is_read_from_users_paths_but_not_from_a_windows_users_folder():
     assert _shown('  File "C:/Users/ana/proj/train.py", line 3, in <module>')["platform"] == "windows"
 
 
+def test_macos_own_python_is_read_from_its_site_packages_folder():
+    # Apple's system Python keeps third-party packages under /Library/Python/X.Y/site-packages
+    shown = _shown("/Library/Python/2.7/site-packages/theano/tensor/basic.pyc in make_node(self, x, shp)\n")
+    assert shown["python"] == "2.7"
+    assert "python" not in _shown("/Library/Frameworks/R.framework/Versions/3.6/library\n")
+
+
 def test_a_job_bash_reports_killed_counts_as_a_failed_run(tmp_path):
     script = tmp_path / "train.sh"
     script.write_text('sh -c "kill -9 \\$\\$"\n')

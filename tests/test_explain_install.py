@@ -187,6 +187,19 @@ CASES = [
     ("EasyBuildError: 'Failed to process easyconfig /home/u/easyconfigs/t/Theano/Theano-1.0.0-intel-2017b-"
      "Python-2.7.14.eb: Failed to obtain class for EB_Theano easyblock (not available?): No module named "
      "theano'\n", "easybuild-easyblock-missing"),
+    # pip 9.0.3 pip/index.py:502 ('Could not find a version that satisfies the requirement %s (from versions:
+    # %s)'): `sklearn` on PyPI is a placeholder of version 0.0 (https://pypi.org/project/sklearn/)
+    ("Collecting sklearn>=0.17.1 (from -r requirements.txt (line 5))\n"
+     "  Could not find a version that satisfies the requirement sklearn>=0.17.1 (from -r requirements.txt "
+     "(line 5)) (from versions: 0.0)\nNo matching distribution found for sklearn>=0.17.1 (from -r "
+     "requirements.txt (line 5))\n", "pip-name-differs-from-module"),
+    # pip 9.0.3 pip/req/req_set.py:244: a Dockerfile's pinned CPython 3.6 wheel in a Python 2.7 image
+    ("cntk-2.1-cp36-cp36m-linux_x86_64.whl is not a supported wheel on this platform.\n", "pip-version-not-found"),
+    # setuptools v40.0.0 setuptools/command/easy_install.py:1143: `python setup.py install` of Keras
+    # fetching h5py 2.5.0, built from source without HDF5's headers
+    ("/tmp/easy_install-9FmuOc/h5py-2.5.0/h5py/api_compat.h:27:10: fatal error: 'hdf5.h' file not found\n"
+     "#include \"hdf5.h\"\n         ^\n1 error generated.\n"
+     "error: Setup script exited with error: command 'cc' failed with exit status 1\n", "pip-build-failed"),
 ]
 
 

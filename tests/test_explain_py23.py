@@ -76,6 +76,7 @@ PY3_CODE = [
      "with open('d.pkl', 'wb') as f:\n    pickle.dump(1, f)\npickle.load(open('d.pkl', 'rb'), encoding='latin1')",
      "medium"),
     ("text = open('notes.txt', 'w', encoding='utf-8')", "medium"),
+    ("import io\nio.StringIO().write('text')", "medium"),  # Python 2's io.StringIO takes unicode alone
     ("# caf\u00e9, a comment in UTF-8\nx = 1\nraise SystemExit(0 if x else 1)", "medium"),
 ]
 
@@ -112,6 +113,21 @@ def test_the_python2_code_runs_on_python2(tmp_path):
                               "from collections import OrderedDict; OrderedDict([(1, 2)]).keys()[0]", *PY2_ATTRIBUTES]:
         proc = _run(python, code, tmp_path)
         assert proc.returncode == 0, (code, proc.stderr)
+
+
+def test_a_modules_python2_next_call_of_a_csv_reader(tmp_path):
+    """A package's module (not the script, whose lines are read as code) calling Python 2's `reader.next()`:
+    Python 3's csv reader has only `__next__`; Python 2.7 runs it."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "pkg" / "reader.py").write_text("import csv\n\n\ndef header(path):\n    return csv.DictReader("
+                                                "open(path)).next()\n", encoding="utf-8")
+    (tmp_path / "d.csv").write_text("a,b\n1,2\n", encoding="utf-8")
+    code = "from pkg.reader import header\nprint(sorted(header('d.csv')))"
+    log = _failure(PYTHON3S[-1], code, tmp_path)
+    assert "'DictReader' object has no attribute 'next'" in log, log
+    assert _first(log) == ("python2-code-on-python3", "medium")
+    assert _run(str(legacy_envs.find_interpreter("2.7")), code, tmp_path).returncode == 0
 
 
 def test_a_scipy_sparse_matrix_asked_for_python2s_dict_methods(tmp_path):

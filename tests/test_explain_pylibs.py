@@ -245,7 +245,7 @@ def test_a_pickle_opened_as_binary_is_no_text_mode_read():
 
 def _package(root: Path, init: str, **modules: str) -> None:
     """A package `pkg` under ``root``: its `__init__.py` and modules beside it."""
-    (root / "pkg").mkdir()
+    (root / "pkg").mkdir(parents=True)
     (root / "pkg" / "__init__.py").write_text(init + "\n", encoding="utf-8")
     for name, text in modules.items():
         (root / "pkg" / f"{name}.py").write_text(text + "\n", encoding="utf-8")
@@ -274,8 +274,8 @@ def test_python2_code_importing_a_module_beside_it_fails_on_python3(tmp_path):
 
 
 def test_missing_modules_that_are_not_packages_name_nothing(tmp_path):
-    """Python 2 naming only the submodule it failed on (`from pkg.absent import x`), and a Theano
-    tutorial's own file, which its scripts import from beside them."""
+    """Python 2 naming only the submodule it failed on (`from pkg.absent import x`), a Theano
+    tutorial's own file, which its scripts import from beside them, and a relative import's module."""
     _package(tmp_path, "")
     log = traceback_of(str(legacy_envs.find_interpreter("2.7")), "from pkg.absent import x", tmp_path)
     assert "No module named absent" in log
@@ -283,6 +283,12 @@ def test_missing_modules_that_are_not_packages_name_nothing(tmp_path):
     log = traceback_of(str(legacy_envs.find_interpreter("3.11")), "from logistic_sgd import LogisticRegression",
                        tmp_path)
     assert explain_text(log).recognised == ()
+    # a relative import of the package's own module (an extension not built, a file not there), on both
+    _package(tmp_path / "own", "from .compute_overlap import overlap")
+    for version in ("2.7", "3.11"):
+        log = traceback_of(str(legacy_envs.find_interpreter(version)), "import pkg", tmp_path / "own")
+        assert "No module named" in log and "compute_overlap" in log, log
+        assert explain_text(log).recognised == ()
 
 
 def test_python2_naming_the_whole_dotted_path_is_its_top_package_missing(tmp_path):
@@ -322,6 +328,13 @@ def test_h5py_opening_a_file_that_is_not_there(legacy_python, tmp_path, env, rel
     found = explain_text(log).recognised
     assert [(f.cause, f.confidence) for f in found] == [("dataset-file-missing", "medium")]
     assert found[0].evidence[0].note == "h5py cannot find `weights/train.hdf5`"
+
+
+def test_h5py_opening_a_file_that_is_no_hdf5_in_either_wording() -> None:
+    # h5py 2.10 with HDF5 1.10 (lower case) and the older releases' capitalised wording of the same refusal
+    for log in ("OSError: Unable to open file (file signature not found)\n",
+                "IOError: Unable to open file (File signature not found)\n"):
+        assert [(f.cause, f.confidence) for f in explain_text(log).findings][:1] == [("hdf5-file-not-hdf5", "medium")]
 
 
 def test_a_library_refusing_an_iterator_for_a_list(legacy_python, tmp_path):
@@ -418,6 +431,17 @@ def test_an_older_python3s_wording_of_a_pickle_written_to_a_text_file():
     ("ValueError: Can not do batch_dot on inputs with shapes (None, 10, 10, 1152, 16) and (None, 10, None, 1152, 16) "
      "with axes=[2, 3]. x.shape[2] != y.shape[3] (10 != 1152).\n", ("keras-version-mismatch", "medium"),
      "Keras 2.2.5 rewrote `K.batch_dot`"),
+    # matplotlib 3.0's deprecation of set_ylim's ymin, warned at matplotlib's own line under PyMC3's traceplot
+    ("Multiprocess sampling (4 chains in 4 jobs)\nNUTS: [a]\n/home/u/env/lib/python3.7/site-packages/matplotlib/"
+     "axes/_base.py:3604: MatplotlibDeprecationWarning: \nThe `ymin` argument was deprecated in Matplotlib 3.0 and "
+     "will be removed in 3.2. Use `bottom` instead.\n", ("library-code-deprecation-warning", "medium"),
+     "matplotlib deprecates an argument the plotting code"),
+    # a model's experiment file (pylearn2's YAML) read by a path relative to another folder
+    ("IOError: [Errno 2] No such file or directory: 'pylearn2/models/tests/test_vae_cost_is_criterion.yaml'\n",
+     ("dataset-file-missing", "medium"), "the script reads `pylearn2/models/tests/test_vae_cost_is_criterion.yaml`"),
+    # Keras 1.2.1's merge of layer outputs through TensorFlow 0.x's tf.concat(axis, values) on TensorFlow 1.x
+    ("TypeError: Expected int32, got list containing Tensors of type '_Message' instead.\n",
+     ("keras-too-old-for-tensorflow1", "medium"), "tf.concat was given its tensors where TensorFlow 1.x takes"),
 ])
 def test_messages_of_the_libraries_around_the_models(log: str, cause: tuple[str, str], note: str) -> None:
     found = explain_text(log).findings

@@ -146,6 +146,16 @@ CASES = [
      "Inputs types: [TensorType(float32, 4D), TensorType(float64, 4D)]\n", "input-dtype-mismatch", "medium"),
     # theano/tensor/nnet/c_code/corr3d_gemm.c:140 (rel-1.0.5)
     ("ValueError: Corr3dMM received bottom with wrong type.\n", "input-dtype-mismatch", "medium"),
+    # rel-0.7 theano/gof/toolbox.py:264: replace_all_validate prints the exception's type before the
+    # optimizer's failure is logged (Python 2's `<type 'exceptions.RuntimeError'>`)
+    ("<<!! BUG IN FGRAPH.REPLACE OR A LISTENER !!>> <type 'exceptions.RuntimeError'> maximum recursion depth "
+     "exceeded in __instancecheck__ local_fill_to_alloc\nERROR (theano.gof.opt): Optimization failure due to: "
+     "local_fill_to_alloc\n", "python-recursion-limit", "medium"),
+    # rel-0.7 theano/tensor/basic.py (Reshape.make_node): an empty constant shape is float64; rel-0.8.0
+    # lets it through (theano-empty-constant-shape), so it is no float division of the code's
+    ("TypeError: ('Shape must be integers', TensorConstant{[]}, 'float64')\n", "theano-bug-fixed-upstream", "medium"),
+    ("TypeError: ('Shape must be integers', TensorConstant{[ 2.  3.]}, 'float64')\n", "python2-code-on-python3",
+     "medium"),
 ]
 
 
@@ -286,6 +296,12 @@ def test_as_op_missing_is_a_theano_before_0_7(code, message):
 
 
 BOOLEAN_MASK = "import theano.tensor as T\nt = T.arange(9).reshape((3, 3))\nprint(t[t > 4].eval())\n"
+
+
+def test_the_empty_shape_reshapes_on_theano_0_8(legacy_python: Callable[[str], str]) -> None:
+    # the fix that theano-empty-constant-shape names: real Theano 0.8.2 reshapes to `()`
+    code = "import theano.tensor as T\nprint(T.constant([1]).reshape(()).eval())"
+    assert printed(legacy_python("theano082_py27"), code).strip() == "1"
 
 
 def test_a_boolean_mask_index_on_theano_0_9(legacy_python: Callable[[str], str], theano_home: Path,

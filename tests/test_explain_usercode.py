@@ -83,6 +83,7 @@ CASES = {
     "bool": lambda: bool(np.zeros(2) < x),  # a Theano variable where numpy or scipy needs a number
     "library_object": lambda: T.dot(m, GlorotUniform()),  # an object of the code's where a tensor belongs
     "shared_input": lambda: theano.function([s], s * 2),  # a shared variable is no input to give
+    "outputs_unlisted": lambda: theano.function([x], x * 2, y * 2),  # the second output lands in `mode`
     "not_posdef": lambda: theano.function([m], slinalg.cholesky(m))(-np.eye(3)),  # scipy's Cholesky
     "singular": lambda: theano.function([m], nlinalg.matrix_inverse(m))(np.zeros((2, 2))),  # numpy's inverse
 }
@@ -106,18 +107,20 @@ REAL = {"shape": "model-shape-mismatch", "dot": "model-shape-mismatch", "reshape
         "update": "model-broadcastable-mismatch", "scan_rank": "scan-state-rank-mismatch",
         "bool": "model-graph-type-error", "shared_symbolic": "model-graph-type-error",
         "library_object": "model-graph-type-error", "not_posdef": "model-numerics-nan",
-        "singular": "model-numerics-nan", "shared_input": "model-function-inputs"}
+        "singular": "model-numerics-nan", "shared_input": "model-function-inputs",
+        "outputs_unlisted": "model-function-inputs"}
 # the cases whose message is Theano's check of a function's inputs, of the shapes an op is given (in a
 # graph of the code's own on the CPU), theano.grad's of a variable the cost does not use, a variable's
 # refusal to be a Python bool, DebugMode's of a non-finite value, the check of a replacement's type
 # (Theano 1.0.5 raises it under an update's too), theano.shared's of a symbolic value, the conversion's of
 # an object of a named class (not of Python's containers: the generator of "astensor"), the linear
-# algebra's of a matrix the graph built, theano.function's of a shared variable given as an input, or
-# Python's refusal to assign into a variable, which state the fault outright
+# algebra's of a matrix the graph built, theano.function's of a shared variable given as an input, its
+# reading of a variable given where its mode belongs, or Python's refusal to assign into a variable,
+# which state the fault outright
 STATED = {"unused", "missing", "call_missing", "shape", "dot", "test_value_dot", "reshape", "join", "ndim",
           "test_value", "variable", "assign", "array_input", "iterate", "iterate_matrix", "disconnected", "bool",
           "debug_inf", "givens", "update", "shared_symbolic", "library_object", "not_posdef", "singular",
-          "shared_input"}
+          "shared_input", "outputs_unlisted"}
 
 
 @pytest.fixture(scope="module")
@@ -366,8 +369,9 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     # samples, an rhat above 1.2, an acceptance rate off its target), Python's refusal to assign into a
     # Theano variable, Keras' to_categorical given a label beyond its classes, Keras' check that a list
     # of arrays matches the model's inputs, TensorFlow's gather refusing an index beyond its rows, and
-    # Theano's scalar ops that define no gradient, Keras' load_model given a file of weights alone, and
-    # TensorFlow's refusal of a tensor of another graph
+    # Theano's scalar ops that define no gradient, Keras' load_model given a file of weights alone,
+    # TensorFlow's refusal of a tensor of another graph, theano.function's reading of a variable given
+    # where its mode belongs, and a functional Model asked for the methods only Sequential has
     assert {sid for sid, level in levels.items() if level == "medium"} == {
         "theano-function-unused-input", "theano-function-missing-input", "theano-input-wrong-ndim",
         "theano-function-argument-wrong-ndim", "theano-value-wrong-ndim", "theano-reshape-size-mismatch",
@@ -388,7 +392,8 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
         "pymc3-find-map-logp-inf", "keras-custom-function-unknown", "theano-iterate-non-vector",
         "pymc3-sampler-warn-notes", "theano-variable-item-assignment", "keras-to-categorical-label-out-of-range",
         "keras-list-of-arrays-not-the-models-inputs", "tensorflow-gather-index-out-of-range",
-        "theano-scalar-op-without-grad", "keras-load-model-weights-only", "tensorflow-tensor-of-another-graph"}
+        "theano-scalar-op-without-grad", "keras-load-model-weights-only", "tensorflow-tensor-of-another-graph",
+        "theano-function-variable-as-mode", "keras-functional-model-predict-classes"}
 
 
 # a classifier of 2 outputs trained on labels 0..2: the cross-entropy's forward op (y_i value out of

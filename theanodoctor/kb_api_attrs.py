@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from theanodoctor.kb_api_eras import Project, read_project
+from theanodoctor.kb_api_eras import Project, read_project, release_indices
 from theanodoctor.kb_api_keywords import row_eras
 from theanodoctor.knowledge import load_table, table, table_text
 
@@ -49,6 +49,19 @@ def lookup(cls: str, attribute: str, module: str | None = None) -> tuple[Attribu
                  for project, classes in projects().values()
                  for found, span, have, cite in row_eras(project, classes.get(cls, ()), attribute)
                  if module in (None, found))
+
+
+def judged_line_homonym(era: AttributeEra) -> bool:
+    """Whether ``era``'s class lives only before the project's judged line (Keras 0.x) while a
+    class of that name in another module lives on it (Keras 1's `keras.engine.training.Model`):
+    a message naming the class then means the later one, which the early one's attributes say
+    nothing of."""
+    first = era.project.judged_from
+    if not first or era.span[-1] >= first:
+        return False
+    rows = projects()[era.project.key][1].get(era.cls, ())
+    return any(release_indices(row.split()[1], era.project.releases)[-1] >= first
+               for row in rows if row.split(" ", 1)[0] != era.module)
 
 
 @table

@@ -37,7 +37,8 @@ from theanodoctor.kb_causes import Cause
 from .context import Fact
 from .result import Evidence, Finding
 
-WATCH = ("has no attribute", "cannot import name", "no module named", "unknown layer:",
+WATCH = ("has no attribute", "cannot import name", "no module named", "unknown layer:", "invalid layer:",
+         "custom_objects",
          "not exist", "n't exist", "import error on", "importerror on", "import error for")
 # (the exception's name may follow markup a post wraps it in: `**ImportError: ...**`, `> ImportError`)
 _EXCEPTION = r"(?:^|[\s*>`'\"(])(?:[\w.]+\.)?(?:AttributeError|ImportError|ModuleNotFoundError|ValueError)\s*:\s*"
@@ -48,6 +49,8 @@ MESSAGES = (
     re.compile(_EXCEPTION + r"cannot import name '?(?P<name>\w+)'?(?: from '(?P<module>[\w.]+)')?(?! from partially)"),
     re.compile(_EXCEPTION + r"No module named '?(?P<missing>[\w.]+)'?"),
     re.compile(_EXCEPTION + r"Unknown layer: ?'?(?P<layer>\w+)"),
+    # Keras 0.3 to 1.2's wording (get_from_module): `Exception: Invalid layer: X`, ValueError from 1.2
+    re.compile(r"(?:^|[\s*>`'\"(])(?:Exception|ValueError)\s*:\s*Invalid layer: ?'?(?P<layer>\w+)"),
 )
 # What a post's prose says is missing: "theano.tensor.nnet.relu which is not exist", "I get an import
 # error on the gpu_alloc_empty" (the module from an import statement above it). The post can be wrong,
@@ -77,7 +80,9 @@ CAUSES = {"theano": ("theano-too-new-for-code", "theano-too-old-for-code"),
 SIGNATURE = "api-era"
 OWN_LAYER = "keras-custom-object-not-given"
 OWN_LAYER_SOURCE = ("https://github.com/keras-team/keras/blob/2.2.4/keras/utils/generic_utils.py#L155-L165 "
-                    "(deserialize_keras_object: Unknown layer: NAME, unless custom_objects has it)")
+                    "(deserialize_keras_object: Unknown layer: NAME, unless custom_objects has it); "
+                    "https://github.com/keras-team/keras/blob/1.2.2/keras/utils/generic_utils.py#L117-L125 "
+                    "(get_from_module: Invalid layer: NAME)")
 # layer names of models that TensorFlow 2's own Keras saved: another Keras, not an object to give
 _KERAS_2_TENSORFLOW_LAYERS = frozenset({"Functional", "TFOpLambda", "SlicingOpLambda"})
 # Keras' backend implementations, which code reaches through `keras.backend`
@@ -105,7 +110,8 @@ def findings(watched: list[tuple[int, str, tuple[str, ...], str]], causes: dict[
             continue
         if use.module:
             era = kb_api_eras.lookup(use.module, use.name)
-            finding = judge(use, era, installed, causes) if era else own_layer(use, causes)
+            finding = judge(use, era, installed, causes) if era else own_layer(use, causes, tuple(
+                line for at, line, _, _ in watched if at < number and "custom_objects" in line))
         else:
             finding = _unnamed_owner(use, installed, causes)
         if finding and use.module and era:
@@ -119,10 +125,15 @@ def findings(watched: list[tuple[int, str, tuple[str, ...], str]], causes: dict[
     return list(found.values())
 
 
-def own_layer(use: Use, causes: dict[str, Cause]) -> Finding | None:
+def own_layer(use: Use, causes: dict[str, Cause], given: tuple[str, ...] = ()) -> Finding | None:
     """`Unknown layer: X` where no Keras release read has a layer X: the code's own layer class or an
-    add-on's (keras-contrib's InstanceNormalization), which load_model finds only in custom_objects."""
+    add-on's (keras-contrib's InstanceNormalization), which load_model finds only in custom_objects;
+    not where a line above (``given``: those naming custom_objects) shows the call giving it there
+    (`custom_objects={'Bias': Bias}`)."""
     if not use.layer or use.name in _KERAS_2_TENSORFLOW_LAYERS:
+        return None
+    named = re.compile(rf"custom_objects\s*=.*\b{re.escape(use.name or '')}\b")
+    if any(named.search(line) for line in given):
         return None
     cause = causes[OWN_LAYER]
     project = kb_api_eras.project_of(use.module)

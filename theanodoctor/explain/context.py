@@ -36,6 +36,7 @@ _PYTHON = (
     re.compile(r"\bcpython-(?P<a>[23])(?P<b>\d{1,2})", re.I),
     re.compile(r"[/\\]Python(?P<a>[23])(?P<b>\d{1,2})(?:-(?:32|64))?[/\\]", re.I),  # C:\Python36\, ...\Python\Python37\
     re.compile(r"-py(?P<v>[23]\.\d{1,2})\.egg\b", re.I),
+    re.compile(r"/Library/Python/(?P<v>[23]\.\d{1,2})/site-packages/"),  # macOS's own Python's packages
 )
 _NAME = r"(?P<name>theano[-_]pymc|theano|numpy|keras|lasagne|pymc3)"
 _V = r"(?P<v>\d+\.\d+(?:\.\d+)*(?:\.?(?:rc|alpha|beta|a|b|dev|post)\d*)?)"
@@ -88,7 +89,8 @@ TRIGGERS: dict[str, str] = {
     **dict.fromkeys(("/users/", ".dylib", "darwin", "macosx", ".framework", "/library/", "xcode"), "platform"),
     **dict.fromkeys(("compiledir_",), "platform"),
     **dict.fromkeys(("/home/", "linux", "ubuntu", "centos", "debian", "/usr/lib64/", "dist-packages"), "platform"),
-    **dict.fromkeys(("python2", "python3", "python 2.", "python 3.", "cpython-", "-py2.", "-py3.", "conda2"), "python"),
+    **dict.fromkeys(("python2", "python3", "python 2.", "python 3.", "cpython-", "-py2.", "-py3.", "conda2",
+                     "/library/python/"), "python"),
     **dict.fromkeys(("theano-", "theano==", "theano ", "theano_pymc", "numpy", "keras", "lasagne", "pymc3",
                      "__version__"), "version"),
     **dict.fromkeys(("using gpu device", "mapped name", "using cudnn version", "device=", "device =",

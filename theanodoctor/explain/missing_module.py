@@ -16,7 +16,9 @@ name one of them has as a submodule (explain/api_era.py judges those by release)
 compiles into its cache; Python 2's name of the part an import failed on (`No module named
 theano_util` for `from nematus.theano_util import ...`); the files of the Theano tutorials
 (`logistic_sgd`), which their scripts import from beside them; the code's own package, named by a
-folder of the script's path (`python proj/train.py` importing `proj.model`), which is not on the path.
+folder of the script's path (`python proj/train.py` importing `proj.model`), which is not on the path;
+a relative import's module (`from ..utils.compute_overlap import`), a file of the code's own package
+(missing, or an extension not built).
 
 Python 3 failing on a bare name that a package's `__init__.py` imports (`import x`, `from x import`,
 not `from x.y import`) is Python 2 code instead: an implicit relative import of a module beside it,
@@ -54,6 +56,8 @@ TUTORIAL = frozenset({"logistic_sgd", "logistic_cg", "mlp", "convolutional_mlp",
 STDLIB = frozenset(getattr(sys, "stdlib_module_names", ()))
 # a notebook's hint that its kernel kept a package as it was: any dotted name, no reading of the module
 HINTS = frozenset({"kernel-restart-needed"})
+# a relative import (`from ..utils.compute_overlap import ...`, `from . import x`)
+_RELATIVE = re.compile(r"^\s*(?:>\s*)?from\s+\.")
 # a frame of an installed package or an environment (whose folder may bear the missing name: envs/gym/)
 _INSIDE = re.compile(r"site-packages|dist-packages|[/\\]envs[/\\]|[/\\]lib[/\\]python")
 _FILE = re.compile(r'File "(?P<path>[^"]+)", line \d+')
@@ -70,6 +74,8 @@ def findings(watched: list[tuple[int, str, tuple[str, ...], str]], causes: dict[
         back, code = ipython_current(before) or code_line(before)
         if _known(m["module"], text, code):
             continue
+        if _RELATIVE.match(code):
+            continue  # a module of the code's own package (a file missing there, an extension not built)
         imported = _IMPORT.match(code)
         if imported and imported["head"] != m["module"]:
             continue  # Python 2 names only the part it failed on: a submodule of another package
