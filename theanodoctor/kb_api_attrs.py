@@ -42,26 +42,25 @@ def class_names() -> frozenset[str]:
 
 
 def lookup(cls: str, attribute: str, module: str | None = None) -> tuple[AttributeEra, ...]:
-    """``module``: only the class of that module."""
+    """``module``: only the class of that module. Without one, a class of a module that lives only
+    before the project's judged line (Keras 0.x) is left out where a class of that name in another
+    module lives on it (Keras 1's `keras.engine.training.Model`): a message naming the class means
+    the later one, which the early one's attributes say nothing of."""
     if cls not in class_names():
         return ()
     return tuple(AttributeEra(project, found, cls, attribute, span, have, cite)
                  for project, classes in projects().values()
-                 for found, span, have, cite in row_eras(project, classes.get(cls, ()), attribute)
-                 if module in (None, found))
+                 for rows in (classes.get(cls) or [],)
+                 for found, span, have, cite in row_eras(project, rows, attribute)
+                 if found == module or (module is None and not _superseded(project, rows, found, span)))
 
 
-def judged_line_homonym(era: AttributeEra) -> bool:
-    """Whether ``era``'s class lives only before the project's judged line (Keras 0.x) while a
-    class of that name in another module lives on it (Keras 1's `keras.engine.training.Model`):
-    a message naming the class then means the later one, which the early one's attributes say
-    nothing of."""
-    first = era.project.judged_from
-    if not first or era.span[-1] >= first:
-        return False
-    rows = projects()[era.project.key][1].get(era.cls, ())
-    return any(release_indices(row.split()[1], era.project.releases)[-1] >= first
-               for row in rows if row.split(" ", 1)[0] != era.module)
+def _superseded(project: Project, rows: list[str], module: str, span: tuple[int, ...]) -> bool:
+    """``module``'s class ends before the judged line and another module's class of its name reaches it."""
+    first = project.judged_from
+    return bool(first) and span[-1] < first and any(
+        release_indices(row.split()[1], project.releases)[-1] >= first
+        for row in rows if row.split(" ", 1)[0] != module)
 
 
 @table

@@ -49,8 +49,7 @@ def findings(watched: Watched, causes: dict[str, Cause], shown: dict[str, Fact],
         if m is None:
             return None
         sub = m["cls"] if m["cls"] not in kb_api_attrs.class_names() and _OWN_CLASS.match(m["cls"]) else None
-        eras = _of_a_subclass(m["attr"], before) if sub else tuple(
-            era for era in kb_api_attrs.lookup(m["cls"], m["attr"]) if not kb_api_attrs.judged_line_homonym(era))
+        eras = _of_a_subclass(m["attr"], before) if sub else kb_api_attrs.lookup(m["cls"], m["attr"])
         subclass = (sub, _bases(eras)) if sub else None
         judged = [f for f in (_judge(era, number, text, before, installed, causes, shown, subclass) for era in eras)
                   if f]
