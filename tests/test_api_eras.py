@@ -303,6 +303,23 @@ def test_python2_attribute_message_without_code_takes_the_only_library_with_the_
     assert not _era_findings("    x = np.stack(parts)\nAttributeError: 'module' object has no attribute 'stack'\n")
 
 
+def test_python2_attribute_of_a_module_under_the_codes_own_alias(tmp_path: Path) -> None:
+    # Keras 1's regularizers has l1l2, Keras 2's l1_l2 (profiles/api_eras.yaml); the code imported the
+    # module under a name of its own, which no table resolves: the table's owners of the name decide
+    _stub(tmp_path, {"keras/__init__.py": "", "keras/regularizers.py": "def l1l2(l1=0.01, l2=0.01):\n    pass\n",
+                     "config.py": "batch = 32\n"})
+    code = "import keras.regularizers as Reg\nw = dict(W_regularizer=Reg.l1_l2(l1=0.1, l2=0.1))\n"
+    text = _run(ensure("py27"), code, tmp_path)
+    assert text.splitlines()[-1] == "AttributeError: 'module' object has no attribute 'l1_l2'"
+    (found,) = _era_findings(text)
+    assert (found.cause, found.confidence) == ("keras-version-mismatch", "medium")
+    assert found.details[0].startswith("The message does not name the module")
+    # the code's own module under its own name, asked for a name no library's module binds: nothing
+    own = _run(ensure("py27"), "import config as cfg\nlr = cfg.learning_rate\n", tmp_path)
+    assert own.splitlines()[-1] == "AttributeError: 'module' object has no attribute 'learning_rate'"
+    assert not _era_findings(own)
+
+
 def test_the_posts_words_before_the_message_name_the_module() -> None:
     message = "AttributeError: 'module' object has no attribute '{}'\n"
     (found,) = _era_findings("I get at net = lasagne.layers.BatchNormLayer(l) " + message.format("BatchNormLayer"))

@@ -866,6 +866,17 @@ def test_keras_tensorflow_backend_function_refusing_theano_style_arguments(messa
     assert first_cause(frame + message + "\n") == ["keras-backend-tensorflow"]
 
 
+def test_keras1_recurrent_layer_without_timesteps_on_tensorflow():
+    # Keras 1.0.0 keras/layers/recurrent.py:201-213 (no TensorFlow runs here: the message as it builds it)
+    message = ("Exception: When using TensorFlow, you should define explicitly the number of timesteps of your "
+               "sequences.\nIf your first layer is an Embedding, make sure to pass it an \"input_length\" argument. "
+               "Otherwise, make sure the first layer has an \"input_shape\" or \"batch_input_shape\" argument, "
+               "including the time axis. Found input shape at layer lstm_1: (None, None, 1)\n")
+    found = explain_text(message).findings
+    assert [(f.cause, f.confidence) for f in found[:1]] == [("keras-backend-tensorflow", "medium")]
+    assert "on Theano it may be left out" in found[0].evidence[0].note
+
+
 def test_pymc3_worker_without_a_model_context_and_the_users_own_slip():
     # PyMC3 3.1's step method unpickled in a spawned worker (pymc3/step_methods/arraystep.py:38)
     worker = ("  File \"C:\\Python\\lib\\multiprocessing\\connection.py\", line 251, in recv\n"

@@ -339,9 +339,18 @@ KERAS_220 = ("keras==2.2.0", "keras_applications==1.0.2", "keras_preprocessing==
     # Keras 1's merge() function is only a module from Keras 2.2.0 on (the traceback shows the call's last line)
     ("keras208_th09", KERAS_220, "from keras.layers import Input, merge\na = Input((2,))\nmerge([a, a],\n"
      "      mode='concat')\n", "TypeError: 'module' object is not callable"),
+    # ... a merge of a custom mode, whose last line is its output_shape
+    ("keras208_th09", KERAS_220, "from keras.layers import Input, merge\na = Input((2,))\n"
+     "merge([a, a], mode=lambda x: x[0],\n      output_shape=(2,))\n", "TypeError: 'module' object is not callable"),
     # Keras 0.x's compiled function, gone in Keras 1
     ("keras122_th09", (), "from keras.models import Sequential\nSequential()._predict([0])\n",
      "AttributeError: 'Sequential' object has no attribute '_predict'"),
+    # train_on_batch's list (Keras 0.3.0 on; here Keras 1's [loss, acc]) given to Progbar as Keras 0.2's number
+    ("keras122_th09", (), "import numpy as np\nfrom keras.models import Sequential\nfrom keras.layers import Dense\n"
+     "from keras.utils.generic_utils import Progbar\nm = Sequential([Dense(1, input_dim=2)])\n"
+     "m.compile('sgd', 'mse', metrics=['accuracy'])\nloss = m.train_on_batch(np.ones((2, 2)), np.ones((2, 1)))\n"
+     "Progbar(4).add(2, values=[('train loss', loss)])\n",
+     "TypeError: unsupported operand type(s) for /: 'list' and 'int'"),
 ])
 def test_keras_calls_of_another_major_version(legacy_python: Callable[[str], str], theano_home: Path,
                                               tmp_path: Path, env: str, release: tuple[str, ...], code: str,
@@ -396,6 +405,11 @@ def test_the_arrow_line_of_an_ipython_frame_is_the_code():
              "    260                               net['conv6_2_mbox_conf_flat']],\n"  # 6 lines above it
     split = "filler\n" * (BLOCK_LINES - frame.count("\n") - 1) + frame + "\n" + exception
     assert _found(split)[:1] == [("keras-version-mismatch", "medium")]
+    # a post's markdown fence between the frame and the exception is no line of the traceback
+    fenced = frame + "\n\n```\n" + exception
+    assert shown_code(fenced.splitlines(), len(fenced.splitlines()) - 1) == \
+        "mode='concat', concat_axis=1, name='mbox_loc')"
+    assert shown_code((frame + "\n\nWhat now?\n" + exception).splitlines(), len(fenced.splitlines()) - 1) is None
 
 
 @pytest.mark.parametrize(("env", "release", "code", "message", "remedy"), [
@@ -1388,3 +1402,40 @@ def test_a_functional_model_asked_for_the_classes_only_sequential_predicts(legac
         .replace("x = Input((2,))\nmodel = Model(x, Dense(3, activation='softmax')(x))",
                  "model = Sequential([Dense(3, activation='softmax', input_dim=2)])")
     assert _ran(python, sequential, tmp_path).returncode == 0
+
+
+# Keras 2.0.8's TensorFlow backend (keras/backend/tensorflow_backend.py:990), as a custom attention layer
+# meets it; no TensorFlow runs here, so the traceback is that file's code as Python prints it
+TF_DOT = ('  File "/home/u/att.py", line 66, in call\n    eij = K.tanh(K.dot(x, self.W))\n'
+          '  File "/usr/lib/python3.5/site-packages/keras/backend/tensorflow_backend.py", line 990, in dot\n'
+          "    y_permute_dim = [y_permute_dim.pop(-2)] + y_permute_dim\nIndexError: pop index out of range\n")
+
+
+def test_keras_dot_of_a_tensor_and_a_vector(legacy_python: Callable[[str], str], theano_home: Path) -> None:
+    # the Theano backend computes it (real Keras 2.0.8 on Theano 0.9)
+    code = ("import numpy as np\nfrom keras import backend as K\nx = K.placeholder(ndim=3)\n"
+            "w = K.variable(np.ones(4))\nf = K.function([x], [K.dot(x, w)])\n"
+            "print(f([np.ones((2, 3, 4), dtype='float32')])[0].shape)\n")
+    assert printed(legacy_python("keras208_th09"), code, KERAS_BACKEND="theano").strip().endswith("(2, 3)")
+    assert _found(TF_DOT)[:1] == [("keras-backend-tensorflow", "medium")]
+    # the same IndexError under another line is no matter of the backend
+    assert not _found(TF_DOT.replace("y_permute_dim = [y_permute_dim.pop(-2)] + y_permute_dim", "stack.pop(-2)"))
+
+
+# Keras 2.0.8's TensorFlow backend asking a list for its shape (keras/backend/tensorflow_backend.py:544)
+TF_LIST = ('  File "/home/u/training.py", line 684, in compile\n'
+           "    total_loss = K.sum(K.dot(self.holder, self.metrics_tensors))\n"
+           '  File "/usr/lib/python2.7/site-packages/keras/backend/tensorflow_backend.py", line 790, in dot\n'
+           "    if ndim(x) is not None and (ndim(x) > 2 or ndim(y) > 2):\n"
+           '  File "/usr/lib/python2.7/site-packages/keras/backend/tensorflow_backend.py", line 544, in ndim\n'
+           "    dims = x.get_shape()._dims\nAttributeError: 'list' object has no attribute 'get_shape'\n")
+
+
+def test_keras_dot_given_a_list(legacy_python: Callable[[str], str], theano_home: Path) -> None:
+    # the Theano backend stacks the list (real Keras 2.0.8 on Theano 0.9)
+    code = ("import numpy as np\nfrom keras import backend as K\nw = K.variable(np.ones((1, 3)))\n"
+            "print(K.eval(K.dot(w, [K.variable(1.0), K.variable(2.0), K.variable(3.0)])).tolist())\n")
+    assert printed(legacy_python("keras208_th09"), code, KERAS_BACKEND="theano").strip().endswith("[6.0]")
+    assert _found(TF_LIST)[:1] == [("keras-backend-tensorflow", "medium")]
+    # the message alone names no backend: nothing said with confidence
+    assert all(level == "low" for _, level in _found(TF_LIST.splitlines()[-1] + "\n"))

@@ -40,6 +40,7 @@ PY2_NAMES = [
     "sorted([2, 1], cmp=lambda a, b: a - b)", "{1: 2}.keys()[0]", "map(str, [1])[0]", "zip([1], [2])[0]",
     "range(7 / 2)", "[1, 2, 3][4 / 2]", "import sys; reload(sys)", "coerce(1, 2.0)",
     "import random; random.shuffle(range(5))", "from collections import OrderedDict; OrderedDict([(1, 2)]).keys()[0]",
+    "import _pickle as cPickle; cPickle.HIGHEST_PROTOCOL",
 ]
 # Python 2's names of a function's and a method's attributes (Python 3: __name__, __func__ ...)
 PY2_ATTRIBUTES = ["def f():\n    pass\nf.func_name", "class A(object):\n    def m(self):\n        pass\nA().m.im_func"]
@@ -370,3 +371,22 @@ def test_a_dict_view_given_to_theano_grad(tmp_path):
     # a whole dict given instead is the code's own mistake on any Python, no Python 3 matter
     assert _first(log.replace("odict_values", "dict")) != ("python2-code-on-python3", "medium")
 
+
+
+# No Python 3.5 runs here: Python 3's SyntaxError print (file, line, caret) under a 3.5 install's path
+PY35_SYNTAX = ('Traceback (most recent call last):\n  File "<stdin>", line 1, in <module>\n'
+               '  File "/opt/conda/lib/{python}/site-packages/pkg/tasks.py", line 244\n'
+               "    {line}\n                    ^\nSyntaxError: invalid syntax\n")
+
+
+@pytest.mark.parametrize("line", ["self.temperature: types.TensorSharedVariable = th.shared(",
+                                  "width: int", "print(f'epoch {epoch}: {loss:.3f}')"])
+def test_python36_syntax_on_an_older_python3(line):
+    assert _first(PY35_SYNTAX.format(python="python3.5", line=line)) == ("python-too-old-for-code", "medium")
+    # the Python that has the syntax refuses the line for another reason: only a hint
+    assert _first(PY35_SYNTAX.format(python="python3.6", line=line)) != ("python-too-old-for-code", "medium")
+
+
+def test_a_dict_entry_is_no_annotated_assignment():
+    log = PY35_SYNTAX.format(python="python3.5", line="'lr': 0.01,")
+    assert _first(log) != ("python-too-old-for-code", "medium")

@@ -261,11 +261,14 @@ def test_real_pointer_and_page_files_are_named(where, module, tmp_path):
                                                                               key), log
 
 
-def test_numpy_reading_a_pointer_file_is_named(tmp_path):
+@pytest.mark.parametrize("given", ["'weights.npy'", "pathlib.Path('weights.npy')"])
+def test_numpy_reading_a_pointer_file_is_named(tmp_path, given):
+    # numpy names the file by the repr of what it was given: a string, or a path object
     (tmp_path / "weights.npy").write_text("version https://git-lfs.github.com/spec/v1\nsize 132645\n")
-    log = _stderr([_interpreter("numpy124"), "-c", "import numpy; numpy.load('weights.npy', allow_pickle=True)"],
+    log = _stderr([_interpreter("numpy124"), "-c", f"import numpy, pathlib; numpy.load({given}, allow_pickle=True)"],
                   tmp_path)
-    assert first_cause(log) == ["downloaded-file-not-data"], log
+    assert "Failed to interpret file" in log and first_cause(log) == ["downloaded-file-not-data"], log
+    assert explain_text(log).findings[0].values["path"] == "weights.npy"
 
 
 # the first halves of a gzip'd pickle (an interrupted mnist.pkl.gz) and of an .npz

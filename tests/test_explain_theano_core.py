@@ -156,6 +156,16 @@ CASES = [
     ("TypeError: ('Shape must be integers', TensorConstant{[]}, 'float64')\n", "theano-bug-fixed-upstream", "medium"),
     ("TypeError: ('Shape must be integers', TensorConstant{[ 2.  3.]}, 'float64')\n", "python2-code-on-python3",
      "medium"),
+    # a bool gradient term of Elemwise: a bug of the 0.9.0.dev snapshots (rel-0.9.0beta1 elemwise.py:645, PR 5175)
+    ("TypeError: Elemwise{mul,no_inplace}.grad illegally  returned an integer-valued variable. (Input index 1, "
+     "dtype bool)\n", "theano-bug-fixed-upstream", "medium"),
+    # rel-1.0.5 theano/tensor/extra_ops.py:628-638: the three dtypes are listed only where a pointer is 32 bits
+    ("TypeError: (\"dtypes ('uint32', 'int64', 'uint64') are not supported by numpy.repeat for the 'repeats' "
+     "parameter, \", 'int64')\n", "python-32bit", "high"),
+    # rel-0.6 theano/tensor/extra_ops.py:256-259: its own message's formatting fails for the three dtypes
+    ('  File "C:\\Canopy\\lib\\site-packages\\theano\\tensor\\extra_ops.py", line 259, in make_node\n'
+     "    % numpy_unsupported_dtypes), repeats.dtype)\n"
+     "TypeError: not all arguments converted during string formatting\n", "theano-bug-fixed-upstream", "medium"),
 ]
 
 
@@ -302,6 +312,16 @@ def test_the_empty_shape_reshapes_on_theano_0_8(legacy_python: Callable[[str], s
     # the fix that theano-empty-constant-shape names: real Theano 0.8.2 reshapes to `()`
     code = "import theano.tensor as T\nprint(T.constant([1]).reshape(()).eval())"
     assert printed(legacy_python("theano082_py27"), code).strip() == "1"
+
+
+def test_a_repeat_count_theano_refuses_on_a_64bit_python(legacy_python: Callable[[str], str], theano_home: Path,
+                                                          tmp_path: Path) -> None:
+    # real Theano 1.0.5 on a 64-bit Python refuses only uint64: no sign of a 32-bit Python
+    code = ("import theano.tensor as T\nfrom theano.tensor.extra_ops import RepeatOp\n"
+            "RepeatOp()(T.vector(), T.cast(T.lvector(), 'uint64'))\n")
+    log = traceback_of(legacy_python("healthy37"), code, tmp_path)
+    assert "dtypes ('uint64',) are not supported by numpy.repeat" in log
+    assert "python-32bit" not in {f.cause for f in explain_text(log).findings}
 
 
 def test_a_boolean_mask_index_on_theano_0_9(legacy_python: Callable[[str], str], theano_home: Path,

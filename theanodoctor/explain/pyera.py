@@ -24,6 +24,7 @@ _CARET_LINE = re.compile(r"^[\s^~]*[\^~][\s^~]*$")
 IPYTHON_BACK = 8  # the arrow line, up to 5 numbered lines after it, a blank line
 _IPYTHON_CURRENT = re.compile(r"^\s*-+>\s*\d+\s(?P<code>.*\S)")
 _IPYTHON_CONTEXT = re.compile(r"^\s+\d+(?:\s|$)")
+_FENCE = re.compile(r"^\s*```\s*$")  # a post's markdown fence, pasted between a frame and its error
 CODE_BACK = max(LOOK_BACK, IPYTHON_BACK)  # the lines above an exception that shown_code reads
 # A Python's own path or banner: /lib/python2.7/, \Python27\, python3.6/site-packages,
 # `Python 3.8.5 (default, ...` printed by the interpreter or a notebook.
@@ -78,13 +79,13 @@ def _ipython_code(above: Sequence[str]) -> str | None:
 
 def ipython_current(above: Sequence[str]) -> tuple[int, str] | None:
     """(how many lines up, the code) of the arrow-marked line of the IPython frame right above the
-    exception (below it only its numbered lines and blank ones), or None."""
+    exception (below it only its numbered lines, blank ones and a post's markdown fence), or None."""
     for back, line in enumerate(reversed(above), 1):
         line = line.rstrip()
         current = _IPYTHON_CURRENT.match(line)
         if current:
             return back, current["code"].strip()
-        if line and not _IPYTHON_CONTEXT.match(line):
+        if line and not _IPYTHON_CONTEXT.match(line) and not _FENCE.match(line):
             return None
     return None
 

@@ -124,7 +124,9 @@ def build(scan: ScanResult, causes: dict[str, Cause]) -> tuple[list[Finding], se
         findings.append(Finding(
             cause=cause.id, title=cause.title, explanation=cause.cause, remedy=cause.remedy,
             fix=None if any(h.signature.unfixed for h in hits) else cause.fix,
-            confidence=confidence, evidence=_evidence(hits), signatures=tuple(sorted(h.signature.id for h in hits)),
+            # (the notes of the hits that give the finding its confidence first: a hint's reading is not the log's)
+            confidence=confidence, evidence=_evidence(sorted(hits, key=lambda h: RANK[levels[h.signature.id]])),
+            signatures=tuple(sorted(h.signature.id for h in hits)),
             values=values, source=cause.source, signature_sources=sources,
             warning=all(h.signature.warning for h in sure),
             # (a compiler's error Theano only quotes in a report it went on after is logged too)
