@@ -372,7 +372,6 @@ def test_a_dict_view_given_to_theano_grad(tmp_path):
     assert _first(log.replace("odict_values", "dict")) != ("python2-code-on-python3", "medium")
 
 
-
 # No Python 3.5 runs here: Python 3's SyntaxError print (file, line, caret) under a 3.5 install's path
 PY35_SYNTAX = ('Traceback (most recent call last):\n  File "<stdin>", line 1, in <module>\n'
                '  File "/opt/conda/lib/{python}/site-packages/pkg/tasks.py", line 244\n'

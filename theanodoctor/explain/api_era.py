@@ -266,11 +266,12 @@ def _use(number: int, text: str, before: tuple[str, ...]) -> Use | None:
         return Use(module, name, (found[1], message)) if module else None
     for words in (code, text[:m.start()]):  # the code line, or the post's words before the message on its line
         if re.search(rf"\.{re.escape(name)}\b", words):  # it shows what the code took the name from
-            module = _attribute_owner(words, name)
+            expr = _owner_expr(words, name)
+            module = resolve(expr, name) if expr else None
             if module:
                 return Use(module, name, shown + (message,))
             # a module under a name of the code's own (`import keras.regularizers as Reg`): the owners decide
-            return Use("", name, shown + (message,)) if _own_alias(words, name) else None
+            return Use("", name, shown + (message,)) if expr and _own_alias(expr) else None
     return Use("", name, shown + (message,))  # no module named: the table's owners of the name decide
 
 
@@ -328,17 +329,17 @@ def _imported(number: int, before: tuple[str, ...],
     return None
 
 
-def _own_alias(code: str, name: str) -> bool:
-    """Whether the code reaches ``name`` through a capitalised name of its own (`Reg.l1_l2`, `L.`,
+def _own_alias(expr: str) -> bool:
+    """Whether the code reaches the name through a capitalised name of its own (`Reg.l1_l2`, `L.`,
     `NL.`), which Python 2's `'module' object` says is a module: libraries' submodules are imported
     so, while the lower-case ones are as often another library's (`np.`, `tf.`) or the code's own."""
-    m = re.search(rf"(?<![\w.])(?P<alias>[A-Z]\w*)\.{re.escape(name)}\b", code)
-    return m is not None and m["alias"] not in ALIASES
+    return "." not in expr and expr[0].isupper() and expr not in ALIASES
 
 
-def _attribute_owner(code: str, name: str) -> str | None:
+def _owner_expr(code: str, name: str) -> str | None:
+    """The dotted expression the code takes ``name`` from (`T.nnet` in `T.nnet.relu(x)`)."""
     m = re.search(rf"(?<![\w.])(?P<expr>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\.{re.escape(name)}\b", code)
-    return resolve(m["expr"], name) if m else None
+    return m["expr"] if m else None
 
 
 def resolve(expr: str, name: str) -> str | None:
