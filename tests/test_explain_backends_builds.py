@@ -83,6 +83,16 @@ def test_keras_1_code_on_real_keras_208(legacy_python: Callable[[str], str], the
     assert _found(log)[0] == (cause, "high" if cause == "keras-version-mismatch" else "medium")
 
 
+def test_a_first_layer_of_keras_1_without_its_input_shape_is_no_release_matter(
+        legacy_python: Callable[[str], str], theano_home: Path, tmp_path: Path) -> None:
+    code = ("from keras.models import Sequential\nfrom keras.layers import Dense, Convolution2D\n"
+            "Sequential().add({})\n")
+    for layer in ("Dense(64, activation='relu')", "Convolution2D(32, 3, 3, border_mode='same')"):
+        log = traceback_of(legacy_python("keras122_th09"), code.format(layer), tmp_path, KERAS_THEANO)
+        assert "The first layer in a Sequential model must get an `input_shape`" in log
+        assert ("keras-version-mismatch", "medium") not in _found(log)
+
+
 def test_keras_2_concatenate_of_shapes_that_differ_elsewhere_is_no_ordering_matter_alone() -> None:
     message = ("ValueError: A `Concatenate` layer requires inputs with matching shapes except for the concat axis. "
                "Got inputs shapes: [(None, 16, 16, 512), (None, 16, 8, 256)]\n")
@@ -351,6 +361,21 @@ KERAS_220 = ("keras==2.2.0", "keras_applications==1.0.2", "keras_preprocessing==
      "m.compile('sgd', 'mse', metrics=['accuracy'])\nloss = m.train_on_batch(np.ones((2, 2)), np.ones((2, 1)))\n"
      "Progbar(4).add(2, values=[('train loss', loss)])\n",
      "TypeError: unsupported operand type(s) for /: 'list' and 'int'"),
+    # Keras 0.x's show_accuracy: Keras 1.2.2 drops it (warning) and evaluate returns the loss alone
+    ("keras122_th09", (), "import numpy as np\nfrom keras.models import Sequential\nfrom keras.layers import Dense\n"
+     "m = Sequential([Dense(1, input_dim=2)])\nm.compile('sgd', 'mse')\n"
+     "score = m.evaluate(np.ones((2, 2)), np.ones((2, 1)), show_accuracy=True, verbose=0)\nprint(score[1])\n",
+     "IndexError: invalid index to scalar variable"),
+    # Keras 0.1's layers given the input's size first: Keras 1 reads the second argument as `init`
+    ("keras122_th09", (), "from keras.models import Sequential\nfrom keras.layers import Dense\n"
+     "Sequential().add(Dense(784, 512))\n", "The first layer in a Sequential model must get an `input_shape`"),
+    ("keras122_th09", (), "from keras.models import Sequential\nfrom keras.layers import Convolution2D\n"
+     "Sequential().add(Convolution2D(4, 1, 5, 5))\n",
+     "The first layer in a Sequential model must get an `input_shape`"),
+    # a layer's output(train) method of Keras before 0.1.0: Keras 1's layer.output is the tensor itself
+    ("keras122_th09", (), "from keras.models import Sequential\nfrom keras.layers import Dense\n"
+     "m = Sequential([Dense(1, input_dim=2)])\nm.layers[0].output(train=False)\n",
+     "TypeError: 'TensorVariable' object is not callable"),
 ])
 def test_keras_calls_of_another_major_version(legacy_python: Callable[[str], str], theano_home: Path,
                                               tmp_path: Path, env: str, release: tuple[str, ...], code: str,
@@ -515,6 +540,34 @@ def test_int_of_a_theano_size(legacy_python: Callable[[str], str], theano_home: 
     log = traceback_of(legacy_python(env), "import theano.tensor as T\nint(T.tensor3().shape[2])\n", tmp_path)
     assert "'TensorVariable'" in log or "(type TensorVariable)" in log
     assert _found(log)[0] == ("keras-code-needs-tensorflow-backend", "medium")
+
+
+def test_len_of_a_theano_shape(legacy_python: Callable[[str], str], theano_home: Path, tmp_path: Path) -> None:
+    # code written for TensorFlow's static shapes: `len(x.shape)`, under Keras' Theano backend (its banner)
+    code = "import theano.tensor as T\nx = T.tensor3()\nlen(x.shape)\n"
+    log = traceback_of(legacy_python("healthy37"), code, tmp_path)
+    assert "TypeError: object of type 'TensorVariable' has no len()" in log
+    assert _found("Using Theano backend.\n" + log)[0] == ("keras-code-needs-tensorflow-backend", "medium")
+    # plain Theano code (no Keras in the log), or `len()` of the variable itself, is not TensorFlow's code
+    assert ("keras-code-needs-tensorflow-backend", "medium") not in _found(log)
+    other = traceback_of(legacy_python("healthy37"), "import theano.tensor as T\nlen(T.vector())\n", tmp_path)
+    assert ("keras-code-needs-tensorflow-backend", "medium") not in _found("Using Theano backend.\n" + other)
+
+
+def test_data_of_another_rank_for_a_keras_model(legacy_python: Callable[[str], str], theano_home: Path,
+                                                tmp_path: Path) -> None:
+    # a function Keras' Theano backend compiled (Theano names it by the backend's line) given a 3-D array
+    # for the model's 2-D input
+    code = ("import numpy as np\nfrom keras import backend as K\nfrom keras.models import Sequential\n"
+            "from keras.layers import Dense\nm = Sequential([Dense(1, input_dim=2)])\n"
+            "K.function([m.input], [m.output])([np.ones((4, 2, 2))])\n")
+    log = traceback_of(legacy_python("keras122_th09"), code, tmp_path, KERAS_THEANO)
+    assert "keras/backend/theano_backend.py:" in log and "Wrong number of dimensions: expected 2, got 3" in log
+    assert _found(log)[0] == ("keras-data-shape-mismatch", "medium")
+    # a function of the code's own (named by Theano after its line) is the function's inputs matter
+    own = traceback_of(legacy_python("keras122_th09"), "import numpy as np\nimport theano, theano.tensor as T\n"
+                       "x = T.matrix()\ntheano.function([x], x * 2)(np.ones((4, 2, 2)))\n", tmp_path)
+    assert _found(own)[0] == ("model-function-inputs", "medium")
 
 
 def test_theano_given_a_tensorflow_tensor(legacy_python: Callable[[str], str], theano_home: Path,
@@ -1058,6 +1111,21 @@ def test_real_keras_image_folder_missing(legacy_python: Callable[[str], str], th
     assert other != log and ("dataset-file-missing", "medium") not in _found(other)
 
 
+def test_real_keras_image_folder_empty(legacy_python: Callable[[str], str], theano_home: Path,
+                                       tmp_path: Path) -> None:
+    # Keras 1.2.2's image iterator of a folder without class subfolders: `Found 0 images`, then its batch
+    # index modulo zero
+    (tmp_path / "data" / "train").mkdir(parents=True)
+    code = ("from keras.preprocessing.image import ImageDataGenerator\n"
+            "next(ImageDataGenerator().flow_from_directory('data/train'))\n")
+    log = traceback_of(legacy_python("keras122_th09"), code, tmp_path, KERAS_THEANO)
+    assert "Found 0 images belonging to 0 classes." in log and "ZeroDivisionError" in log, log
+    assert _found(log)[0] == ("dataset-file-missing", "medium")
+    # a division by zero of the code's own is no empty folder
+    own = traceback_of(legacy_python("keras122_th09"), "n = 0\nprint(7 % n)\n", tmp_path)
+    assert ("dataset-file-missing", "medium") not in _found(own)
+
+
 def test_real_sklearn_load_files_folder_missing(legacy_python: Callable[[str], str], tmp_path: Path) -> None:
     # real scikit-learn 0.20.4's load_files on a dataset folder not downloaded (the Udacity dog project)
     python = legacy_python("healthy37")
@@ -1316,7 +1384,7 @@ def test_a_saved_models_own_layer_not_given_to_keras(legacy_python: Callable[[st
 def test_an_optimizer_of_keras_2_0_6_on_a_later_keras(legacy_python: Callable[[str], str], theano_home: Path,
                                                       tmp_path: Path) -> None:
     """An optimizer defining Keras 1 to 2.0.6's get_updates(params, constraints, loss): real Keras 2.0.6
-    trains with it, real Keras 2.0.8 calls it with loss= and params= and fails."""
+    trains with it, real Keras 2.0.8 calls it with loss= and params= and fails; and the reverse."""
     python = legacy_python("keras208_th09")
     code = ONE_DENSE.replace("model.compile('sgd', 'mse')\n", (
         "from keras.optimizers import Optimizer\nimport keras.backend as K\n"
@@ -1329,6 +1397,12 @@ def test_an_optimizer_of_keras_2_0_6_on_a_later_keras(legacy_python: Callable[[s
     assert _found(log)[:1] == [("keras-version-mismatch", "medium")]
     old = _ran(python, code, tmp_path, _in_front(python, "keras==2.0.6"))
     assert old.returncode == 0, old.stderr
+    # the other way: Keras 2.0.7's get_updates(loss, params) on Keras 2.0.6, which passes three arguments
+    newer = code.replace("def get_updates(self, params, constraints, loss):", "def get_updates(self, loss, params):")
+    log = _ran(python, newer, tmp_path, _in_front(python, "keras==2.0.6")).stderr
+    assert "get_updates() takes 3 positional arguments but 4 were given" in log, log
+    assert _found(log)[:1] == [("keras-version-mismatch", "medium")]
+    assert _ran(python, newer, tmp_path).returncode == 0
 
 
 def test_a_metric_of_keras_1_on_keras_2(legacy_python: Callable[[str], str], theano_home: Path,

@@ -78,6 +78,8 @@ PY3_CODE = [
      "medium"),
     ("text = open('notes.txt', 'w', encoding='utf-8')", "medium"),
     ("import io\nio.StringIO().write('text')", "medium"),  # Python 2's io.StringIO takes unicode alone
+    # an old-style class of Python 2 that is a Python 3 iterator (`__next__` only)
+    ("class Batches:\n    def __next__(self):\n        return 1\nnext(Batches())", "medium"),
     ("# caf\u00e9, a comment in UTF-8\nx = 1\nraise SystemExit(0 if x else 1)", "medium"),
 ]
 

@@ -5,6 +5,8 @@ explained by the cause the catalogue gives that removal."""
 
 from __future__ import annotations
 
+import os
+import pickle
 import re
 import subprocess
 from pathlib import Path
@@ -328,6 +330,91 @@ def test_h5py_opening_a_file_that_is_not_there(legacy_python, tmp_path, env, rel
     found = explain_text(log).recognised
     assert [(f.cause, f.confidence) for f in found] == [("dataset-file-missing", "medium")]
     assert found[0].evidence[0].note == "h5py cannot find `weights/train.hdf5`"
+
+
+def test_pandas_reading_a_missing_file(legacy_python, tmp_path):
+    # pandas 0.25 states it in its own words (1.2 and later print the OS's `No such file or directory`)
+    python = legacy_python("healthy37")
+    path = {"PYTHONPATH": str(legacy_envs.release(python, "pandas==0.25.3", "pytz==2019.3",
+                                                  "python-dateutil==2.8.1"))}
+    log = traceback_of(python, "import pandas as pd\npd.read_csv('../large_files/train.csv')\n", tmp_path, path)
+    assert "File b'../large_files/train.csv' does not exist" in log, log
+    found = explain_text(log).recognised
+    assert [(f.cause, f.confidence) for f in found] == [("dataset-file-missing", "medium")]
+    assert found[0].evidence[0].note == "pandas reads `../large_files/train.csv`, which is not there"
+    # ... and the older wording, Python 2's unquoted one among them
+    for text in ("FileNotFoundError: File b'../large_files/train.csv' does not exist\n",
+                 "IOError: File data/train.csv does not exist\n"):
+        assert [(f.cause, f.confidence) for f in explain_text(text).recognised] == [("dataset-file-missing", "medium")]
+
+
+@pytest.mark.parametrize("cached", [b"", pickle.dumps(list(range(5000)), protocol=2)[:2000]])
+def test_a_keras_dataset_cut_short(legacy_python, tmp_path, cached):
+    # Keras 1.2.2's mnist loader unpickles the file get_file found in ~/.keras/datasets: an interrupted
+    # download (empty: Ran out of input; cut: pickle data was truncated)
+    (tmp_path / ".keras" / "datasets").mkdir(parents=True)
+    (tmp_path / ".keras" / "datasets" / "mnist.pkl").write_bytes(cached)
+    python = legacy_python("keras122_th09")
+    log = traceback_of(python, "from keras.datasets import mnist\nmnist.load_data('mnist.pkl')\n", tmp_path,
+                       {"HOME": str(tmp_path), "KERAS_BACKEND": "theano"})
+    assert "keras/datasets/mnist.py" in log and ("Ran out of input" in log or "pickle data was truncated" in log), log
+    found = explain_text(log).recognised
+    assert [(f.cause, f.confidence) for f in found][:1] == [("downloaded-file-not-data", "medium")]
+    # the same end of a pickle the code's own loader reads names no download
+    own = traceback_of(python, "import pickle\nwith open('.keras/datasets/mnist.pkl', 'rb') as f:\n"
+                       "    pickle.load(f)\n", tmp_path)
+    assert explain_text(own).recognised == ()
+
+
+@pytest.mark.parametrize(("release", "fails"), [("0.19.2", False), ("0.20.3", True)])
+def test_pandas_error_class_removed_in_0_20(legacy_python, tmp_path, release, fails):
+    python = legacy_python("theano090_py36")
+    path = {"PYTHONPATH": str(legacy_envs.release(python, f"pandas=={release}", "pytz==2019.3",
+                                                  "python-dateutil==2.8.1"))}
+    code = "from pandas.core.common import PandasError\n"
+    if not fails:
+        assert subprocess.run([python, "-c", code], env={**os.environ, **path}, capture_output=True).returncode == 0
+        return
+    log = traceback_of(python, code, tmp_path, path)
+    assert "cannot import name 'PandasError'" in log, log
+    assert [(f.cause, f.confidence) for f in explain_text(log).recognised] == [("pandas-api-removed", "medium")]
+
+
+def test_keras_generator_processes_under_spawn(legacy_python, tmp_path):
+    # Keras 2.0.8's generator queue in worker processes under the spawn start method (Windows' only one,
+    # chosen here on Linux): its task function is local to start() and cannot be pickled
+    code = ("import multiprocessing\nimport numpy as np\nfrom keras.models import Sequential\n"
+            "from keras.layers import Dense\n\n\ndef batches():\n    while True:\n"
+            "        yield np.ones((2, 2)), np.ones((2, 1))\n\n\nif __name__ == '__main__':\n"
+            "    multiprocessing.set_start_method('spawn')\n    m = Sequential([Dense(1, input_dim=2)])\n"
+            "    m.compile('sgd', 'mse')\n"
+            "    m.fit_generator(batches(), steps_per_epoch=1, epochs=1, workers=1, use_multiprocessing=True)\n")
+    log = traceback_of(legacy_python("keras208_th09"), code, tmp_path, {"KERAS_BACKEND": "theano"})
+    assert "Can't pickle local object 'GeneratorEnqueuer.start.<locals>.data_generator_task'" in log, log
+    found = explain_text(log).recognised
+    assert [(f.cause, f.confidence) for f in found][:1] == [("windows-multiprocessing-spawn", "medium")]
+    # Keras 2.1.3 to 2.2.0 refuse it on Windows themselves (keras/utils/data_utils.py:634-637 at 2.1.6)
+    refused = ("ValueError: Using a generator with `use_multiprocessing=True` is not supported on Windows (no "
+               "marshalling of generators across process boundaries). Instead, use single thread/process or "
+               "multithreading.\n")
+    assert [(f.cause, f.confidence) for f in explain_text(refused).recognised] == [
+        ("windows-multiprocessing-spawn", "high")]
+
+
+def test_pillow_given_a_file_in_text_mode(legacy_python, tmp_path):
+    # Keras 0.1.2's load_img opened images with open(path): Python 3's text mode (here Latin-1, which
+    # decodes any bytes) hands Pillow a TextIOWrapper
+    python = legacy_python("healthy37")
+    path = {"PYTHONPATH": str(legacy_envs.release(python, "Pillow==6.2.2"))}
+    code = ("from PIL import Image\nImage.new('RGB', (4, 4)).save('x.png')\n"
+            "Image.open(open('x.png', encoding='latin-1'))\n")
+    log = traceback_of(python, code, tmp_path, path)
+    assert "cannot identify image file <_io.TextIOWrapper name='x.png'" in log, log
+    assert [(f.cause, f.confidence) for f in explain_text(log).recognised] == [("python2-code-on-python3", "medium")]
+    # a damaged file opened in binary mode stays the damaged file
+    (tmp_path / "y.png").write_bytes(b"<html>not an image</html>")
+    damaged = traceback_of(python, "from PIL import Image\nImage.open('y.png')\n", tmp_path, path)
+    assert [f.cause for f in explain_text(damaged).recognised] == ["image-file-damaged"]
 
 
 def test_h5py_opening_a_file_that_is_no_hdf5_in_either_wording() -> None:

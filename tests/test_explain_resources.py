@@ -271,10 +271,13 @@ def test_numpy_reading_a_pointer_file_is_named(tmp_path, given):
     assert explain_text(log).findings[0].values["path"] == "weights.npy"
 
 
-# the first halves of a gzip'd pickle (an interrupted mnist.pkl.gz) and of an .npz
+# the first halves of a gzip'd pickle (an interrupted mnist.pkl.gz) and of an .npz, and a gzip'd pickle whose
+# middle is another file's bytes (zlib's `Error -3 while decompressing`)
 INCOMPLETE = [
     ("3.10", "import gzip, pickle; pickle.load(gzip.open('mnist.pkl.gz', 'rb'))"),
     ("2.7", "import gzip, cPickle; cPickle.load(gzip.open('mnist.pkl.gz', 'rb'))"),
+    ("3.10", "import gzip, pickle; pickle.load(gzip.open('damaged.pkl.gz', 'rb'))"),
+    ("2.7", "import gzip, cPickle; cPickle.load(gzip.open('damaged.pkl.gz', 'rb'))"),
     ("numpy124", "import numpy; numpy.load('mnist.npz')"),
     ("2.7", "import zipfile; zipfile.ZipFile('mnist.npz')"),
 ]
@@ -284,12 +287,15 @@ INCOMPLETE = [
 def test_real_incomplete_downloads_are_named(where, code, tmp_path):
     whole = gzip.compress(pickle.dumps(list(range(100000)), protocol=2))
     (tmp_path / "mnist.pkl.gz").write_bytes(whole[:len(whole) // 2])
+    half = len(whole) // 2
+    (tmp_path / "damaged.pkl.gz").write_bytes(whole[:half] + bytes(range(256)) * 4 + whole[half + 1024:])
     with zipfile.ZipFile(tmp_path / "whole.npz", "w") as archive:
         archive.writestr("x.npy", bytes(range(256)) * 400)
     npz = (tmp_path / "whole.npz").read_bytes()
     (tmp_path / "mnist.npz").write_bytes(npz[:len(npz) // 2])
     log = _stderr([_interpreter(where), "-c", code], tmp_path)
     assert first_cause(log) == ["downloaded-file-not-data"], log
+    assert "damaged" not in code or "Error -3 while decompressing" in log, log
 
 
 def test_data_paths_and_unwritable_compiledirs_are_named():

@@ -166,6 +166,12 @@ CASES = [
     ('  File "C:\\Canopy\\lib\\site-packages\\theano\\tensor\\extra_ops.py", line 259, in make_node\n'
      "    % numpy_unsupported_dtypes), repeats.dtype)\n"
      "TypeError: not all arguments converted during string formatting\n", "theano-bug-fixed-upstream", "medium"),
+    # rel-0.7 theano/tensor/var.py has no `exp` method (rel-0.8.0 :417): numpy's exp of a variable calls it
+    ("Traceback (most recent call last):\n  File \"model.py\", line 4, in <module>\n    y = np.exp(x)\n"
+     "AttributeError: 'TensorVariable' object has no attribute 'exp'\n", "model-graph-type-error", "medium"),
+    # ... where the code calls the method itself, it is a release matter (a hint: the log names no Theano)
+    ("Traceback (most recent call last):\n  File \"model.py\", line 4, in <module>\n    y = x.exp()\n"
+     "AttributeError: 'TensorVariable' object has no attribute 'exp'\n", "theano-too-old-for-code", "low"),
 ]
 
 
@@ -173,6 +179,21 @@ CASES = [
 def test_theano_core_message_names_its_cause(log, cause, confidence):
     found = explain_text(log).findings
     assert [(f.cause, f.confidence) for f in found][:1] == [(cause, confidence)]
+
+
+# the gradient through advanced indexing of an integer tensor (a label lookup in the cost)
+INTEGER_INDEX = ("import numpy as np\nimport theano\nimport theano.tensor as T\n"
+                 "w = theano.shared(np.arange(5))\nv = theano.shared(np.ones(2))\n"
+                 "g = T.grad((w[[0, 1]] * v).sum(), w)\nprint(g.dtype)\nraise SystemExit(3)\n")
+
+
+def test_the_gradient_through_an_integer_index(legacy_python: Callable[[str], str], theano_home: Path,
+                                               tmp_path: Path) -> None:
+    log = traceback_of(legacy_python("theano090_py36"), INTEGER_INDEX, tmp_path)
+    assert "AdvancedSubtensor1.grad illegally  returned an integer-valued variable. (Input index 0, dtype int64)" in log
+    assert [(f.cause, f.confidence) for f in explain_text(log).findings][:1] == [("model-gradient-undefined", "medium")]
+    # Theano 1.0.3 and later give the integer tensor a zero float gradient instead (commit 730b3cdbc)
+    assert "float64" in traceback_of(legacy_python("healthy37"), INTEGER_INDEX, tmp_path).splitlines()
 
 
 def test_the_release_that_added_a_missing_name_is_named():

@@ -378,7 +378,11 @@ def test_deprecations_raised_in_a_librarys_own_code_are_the_harmless_library_not
     regularizers = ("/env/lib/python2.7/site-packages/keras/engine/topology.py:368: UserWarning: The `regularizers` "
                     "property of layers/models is deprecated. Regularization losses are now managed via the "
                     "`losses` layer/model property.\n  warnings.warn('The `regularizers` property of '\n")
-    for log in (tf, regularizers):
+    # TensorFlow 0.12's form names the function, here under Keras 1.1.2's TensorBoard callback in an egg
+    tf012 = ("WARNING:tensorflow:From /usr/local/lib/python3.5/dist-packages/Keras-1.1.2-py3.5.egg/keras/callbacks.py"
+             ":525 in _set_model.: histogram_summary (from tensorflow.python.ops.logging_ops) is deprecated and will "
+             "be removed after 2016-11-30.\nInstructions for updating:\nPlease switch to tf.summary.histogram.\n")
+    for log in (tf, regularizers, tf012):
         found = explain_text(log).findings
         assert [(f.cause, f.confidence, f.warning) for f in found] == [("library-code-deprecation-warning", "medium",
                                                                         True)]

@@ -77,6 +77,7 @@ CASES = {
     "iterate": lambda: list(zip(x[:-1], x[1:])),  # a symbolic slice's length is not known
     "iterate_matrix": lambda: list(zip(m, [1, 2])),  # only a vector is iterated
     "shared_symbolic": lambda: theano.shared(x * 2),  # a shared variable holds a value, not a graph
+    "shared_generic": lambda: T.lt(theano.shared(np.float32), 1.0),  # the numpy type, not a value: no tensor
     "givens": lambda: theano.function([m], r * 2, givens={r: m}),
     "update": lambda: theano.function([m], [], updates=[(s, m)]),
     "scan_rank": lambda: theano.scan(lambda h: T.outer(h, h), outputs_info=x, n_steps=2),
@@ -106,6 +107,7 @@ REAL = {"shape": "model-shape-mismatch", "dot": "model-shape-mismatch", "reshape
         "test_value": "model-shape-mismatch", "givens": "model-broadcastable-mismatch",
         "update": "model-broadcastable-mismatch", "scan_rank": "scan-state-rank-mismatch",
         "bool": "model-graph-type-error", "shared_symbolic": "model-graph-type-error",
+        "shared_generic": "model-graph-type-error",
         "library_object": "model-graph-type-error", "not_posdef": "model-numerics-nan",
         "singular": "model-numerics-nan", "shared_input": "model-function-inputs",
         "outputs_unlisted": "model-function-inputs"}
@@ -115,12 +117,14 @@ REAL = {"shape": "model-shape-mismatch", "dot": "model-shape-mismatch", "reshape
 # (Theano 1.0.5 raises it under an update's too), theano.shared's of a symbolic value, the conversion's of
 # an object of a named class (not of Python's containers: the generator of "astensor"), the linear
 # algebra's of a matrix the graph built, theano.function's of a shared variable given as an input, its
-# reading of a variable given where its mode belongs, or Python's refusal to assign into a variable,
-# which state the fault outright
+# reading of a variable given where its mode belongs, Python's refusal to assign into a variable, the
+# conversion's of a variable of the Generic type (theano.shared of what is not an array), or an index beyond
+# an axis raised by an op of a compiled function (Theano names the node), or scan's check of its initial
+# state against the inner function's result, which state the fault outright
 STATED = {"unused", "missing", "call_missing", "shape", "dot", "test_value_dot", "reshape", "join", "ndim",
           "test_value", "variable", "assign", "array_input", "iterate", "iterate_matrix", "disconnected", "bool",
-          "debug_inf", "givens", "update", "shared_symbolic", "library_object", "not_posdef", "singular",
-          "shared_input", "outputs_unlisted"}
+          "debug_inf", "givens", "update", "shared_symbolic", "shared_generic", "library_object", "not_posdef",
+          "singular", "shared_input", "outputs_unlisted", "index", "scan_rank"}
 
 
 @pytest.fixture(scope="module")
@@ -186,6 +190,10 @@ GEMM_C = "ValueError: Shape mismatch: x has {} cols (and {} rows) but y has {} r
      "keras-data-shape-mismatch"),
     # PyMC3 v3.11.5 pymc3/step_methods/hmc/base_hmc.py and quadpotential.py
     ("pymc3.exceptions.SamplingError: Bad initial energy", "model-numerics-nan"),
+    # PyMC3 v3.1 pymc3/distributions/multivariate.py:158 (MvNormal.random)
+    ("ValueError: Shapes for mu an cov don't match", "model-shape-mismatch"),
+    # scikit-neuralnetwork v0.7 sknn/mlp.py:154 (its training error became NaN)
+    ("RuntimeError: Training diverged and returned NaN.", "model-numerics-nan"),
     # PyMC v4.0.0 pymc/model.py (check_start_vals)
     ("pymc.exceptions.SamplingError: Initial evaluation of model at starting point failed!\nStarting values:\n"
      "{'p_logodds__': array(0.83748875)}\n\nInitial evaluation results:\n{'p': -1.56, 'y': -inf}",
@@ -210,10 +218,12 @@ def test_upstream_user_errors_are_named_below_high_with_a_source(text: str, caus
     # medium only where the check states the fault: Theano's of a function's input ("Bad input argument
     # ..."), PyMC3's of the start point's log-probability and of the tuned mass matrix, Keras' of the arrays
     # against the model and of the model's inputs, Theano's of an op's shapes on the CPU (the GPU's is a
-    # hint) and its softmax's of the bias and labels; else low
+    # hint), its softmax's of the bias and labels and an op's index beyond an axis, scikit-neuralnetwork's of
+    # its training error, PyMC3's MvNormal's of its mean against its covariance; else low
     stated = ("Bad input argument", "Bad initial energy", "Initial evaluation of model", "Error when checking",
               "You are passing a target array", "Mass matrix contains zeros", "does not match length of",
-              "must have same number of", "Graph disconnected")
+              "must have same number of", "Graph disconnected", "index out of bounds\nApply node",
+              "Training diverged and returned NaN", "Shapes for mu an cov")
     shapes = ("Input dimension mis-match", "Shape mismatch: x has", "dimension mismatch in args to gemm",
               "Incompatible shapes for gemv")
     medium = any(s in text for s in stated) or (any(s in text for s in shapes) and "Gpu" not in text)
@@ -371,7 +381,13 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     # of arrays matches the model's inputs, TensorFlow's gather refusing an index beyond its rows, and
     # Theano's scalar ops that define no gradient, Keras' load_model given a file of weights alone,
     # TensorFlow's refusal of a tensor of another graph, theano.function's reading of a variable given
-    # where its mode belongs, and a functional Model asked for the methods only Sequential has
+    # where its mode belongs, a functional Model asked for the methods only Sequential has, an index beyond
+    # an axis raised by an op of a compiled function, a Generic variable (theano.shared of what is not an
+    # array) given to a tensor op, numpy's function of a Theano variable on Theano 0.7, the gradient
+    # through indexing an integer tensor, the rank check of a function Keras' Theano backend compiled,
+    # scan's check of its initial state's rank against the inner function's result, and
+    # scikit-neuralnetwork's stop at a training error of NaN, and PyMC3's MvNormal's check of its mean
+    # against its covariance
     assert {sid for sid, level in levels.items() if level == "medium"} == {
         "theano-function-unused-input", "theano-function-missing-input", "theano-input-wrong-ndim",
         "theano-function-argument-wrong-ndim", "theano-value-wrong-ndim", "theano-reshape-size-mismatch",
@@ -393,7 +409,10 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
         "pymc3-sampler-warn-notes", "theano-variable-item-assignment", "keras-to-categorical-label-out-of-range",
         "keras-list-of-arrays-not-the-models-inputs", "tensorflow-gather-index-out-of-range",
         "theano-scalar-op-without-grad", "keras-load-model-weights-only", "tensorflow-tensor-of-another-graph",
-        "theano-function-variable-as-mode", "keras-functional-model-predict-classes"}
+        "theano-function-variable-as-mode", "keras-functional-model-predict-classes", "theano-op-index-out-of-bounds",
+        "theano-generic-variable-to-tensor-op", "numpy-function-of-theano-variable",
+        "theano-grad-through-integer-indexing", "keras-theano-function-argument-wrong-ndim",
+        "scan-inner-function-state-mismatch", "sknn-training-diverged", "pymc3-mvnormal-mu-cov-shapes"}
 
 
 # a classifier of 2 outputs trained on labels 0..2: the cross-entropy's forward op (y_i value out of

@@ -46,6 +46,12 @@ def shown_code(lines: Sequence[str], index: int) -> str | None:
     return above[-1]
 
 
+def frame_codes(lines: Sequence[str], index: int) -> list[str]:
+    """The source lines of the frames a traceback shows in the lines above ``lines[index]`` (its
+    last few frames, nearest first): the code that called into the library which raised."""
+    return [_text(lines[i]) for i in range(index - 1, max(0, index - CODE_BACK) - 1, -1) if is_code(lines, i)]
+
+
 def is_code(lines: Sequence[str], index: int) -> bool:
     """Whether ``lines[index]`` is the source line of a traceback's frame: under a ``File "...",
     line N`` header, or IPython's arrow line."""

@@ -22,7 +22,7 @@ from theanodoctor.kb_causes import Signature
 
 from .context import TRIGGERS, FactReader
 from .normalize import as_typed, plain, segments, unwrapped
-from .pyera import CODE_BACK, HINT_TEXTS, in_frame_code, is_code, python_hint, shown_code, without_comment
+from .pyera import CODE_BACK, HINT_TEXTS, frame_codes, in_frame_code, is_code, python_hint, shown_code, without_comment
 
 BLOCK_LINES = 2048
 EVIDENCE_PER_SIGNATURE = 3
@@ -297,6 +297,8 @@ class Scanner:
                 code = shown_code(window, at) if code is None else code
                 if not code or not sig.code.search(code):
                     continue
+            if sig.caller is not None and not any(sig.caller.search(line) for line in frame_codes(window, at)):
+                continue
             for part in parts:
                 values = sig.match(part, part.lower())
                 if values is not None:
