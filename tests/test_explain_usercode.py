@@ -409,7 +409,7 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
         "pymc3-sampler-warn-notes", "theano-variable-item-assignment", "keras-to-categorical-label-out-of-range",
         "keras-list-of-arrays-not-the-models-inputs", "tensorflow-gather-index-out-of-range",
         "theano-scalar-op-without-grad", "keras-load-model-weights-only", "tensorflow-tensor-of-another-graph",
-        "theano-function-variable-as-mode", "keras-functional-model-predict-classes", "theano-op-index-out-of-bounds",
+        "theano-function-variable-as-mode", "keras-functional-model-predict-classes", "theano-index-out-of-bounds",
         "theano-generic-variable-to-tensor-op", "numpy-function-of-theano-variable",
         "theano-grad-through-integer-indexing", "keras-theano-function-argument-wrong-ndim",
         "scan-inner-function-state-mismatch", "sknn-training-diverged", "pymc3-mvnormal-mu-cov-shapes"}
