@@ -172,6 +172,25 @@ CASES = [
     # ... where the code calls the method itself, it is a release matter (a hint: the log names no Theano)
     ("Traceback (most recent call last):\n  File \"model.py\", line 4, in <module>\n    y = x.exp()\n"
      "AttributeError: 'TensorVariable' object has no attribute 'exp'\n", "theano-too-old-for-code", "low"),
+    # rel-0.7 theano/tensor/nnet/conv.py:512: the old ConvOp's refusal of a padding tuple fails to format
+    ('  File "/usr/lib/python2.7/site-packages/theano/tensor/nnet/conv.py", line 531, in __init__\n'
+     '    raise Exception("Mode %s not implemented" % self.out_mode)\n'
+     "TypeError: not all arguments converted during string formatting\n", "theano-old-conv2d-border-mode", "medium"),
+    # rel-0.8.2 theano/d3viz/formatting.py:307-308 reads one trace per variable (rel-0.9.0 :286-287 a list)
+    ('  File "/usr/lib/python2.7/dist-packages/theano/d3viz/formatting.py", line 311, in var_tag\n'
+     "    path = os.path.basename(path)\n  File \"/usr/lib/python2.7/posixpath.py\", line 114, in basename\n"
+     "    i = p.rfind('/') + 1\nAttributeError: 'tuple' object has no attribute 'rfind'\n",
+     "theano-bug-fixed-upstream", "medium"),
+    # rel-1.0.2 theano/tensor/opt.py:6328 under numpy 1.13+: the canonizer's failure is logged (fixed in rel-1.0.3)
+    ("ERROR (theano.gof.opt): Optimization failure due to: local_add_canonizer\nERROR (theano.gof.opt): TRACEBACK:\n"
+     '  File "/usr/lib/python3.6/site-packages/theano/tensor/opt.py", line 6328, in add_calculate\n'
+     "    v = reduce(np.add, num, zero) - reduce(np.add, denum, zero)\nTypeError: numpy boolean subtract, the `-` "
+     "operator, is deprecated, use the bitwise_xor, the `^` operator, or the logical_xor function instead.\n",
+     "theano-bug-fixed-upstream", "medium"),
+    # NanGuardMode before rel-0.8.0 (theano/compile/nanguardmode.py:69 exempts a RandomState)
+    ('    File "/home/u/Theano/theano/compile/nanguardmode.py", line 59, in contains_nan return np.isnan(np.min(arr))\n'
+     "    TypeError: ufunc 'isnan' not supported for the input types, and the inputs could not be safely coerced "
+     "to any supported types according to the casting rule ''safe''\n", "theano-bug-fixed-upstream", "medium"),
 ]
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests import legacy_envs
-from tests.explain_tables import assert_sourced, first_cause
+from tests.explain_tables import assert_sourced, first_cause, traceback_of
 from theanodoctor.explain import explain_text
 
 KERAS_LOAD = (
@@ -206,6 +206,57 @@ CASES = [
     # IPython's header (IPython/core/ultratb.py) of a traceback a post cut before its last line
     ("RecursionError                            Traceback (most recent call last)\n<ipython-input-38-08c8b518c57a> "
      "in <module>()\n---> 10     trace = sample(2000, step, njobs=4)\n", "python-recursion-limit"),
+    # pydot 1.2/1.3 print the command line, Anaconda's dot.bat in it (pydot v1.3.0 pydot.py:1879); 1.4.1 the
+    # program and its arguments (v1.4.1 pydot.py:1934), under an Anaconda on Windows
+    ("['dot.bat', '-Tps', 'C:\\\\Users\\\\u\\\\AppData\\\\Local\\\\Temp\\\\tmpa1'] return code: 1\n\n"
+     "stdout, stderr:\n b''\n"
+     "  File \"D:\\Program Files\\Anaconda3\\lib\\site-packages\\pydot.py\", line 1886, in create\n"
+     "    assert p.returncode == 0, p.returncode\nAssertionError: 1\n", "pydot-windows-conda-dot-bat"),
+    ("\"dot\" with args ['-Tps', 'C:\\\\Users\\\\u\\\\AppData\\\\Local\\\\Temp\\\\tmp9j'] returned code: 1\n\n"
+     "  File \"C:\\Users\\u\\AppData\\Local\\Continuum\\anaconda3\\lib\\site-packages\\pydot.py\", line 1945, "
+     "in create\n    assert process.returncode == 0, process.returncode\nAssertionError: 1\n",
+     "pydot-windows-conda-dot-bat"),
+    # Keras 1.2.1 keras/wrappers/scikit_learn.py:87 (get_params(self, _)) under scikit-learn's clone, which
+    # passes deep= (sklearn/base.py:49): the other releases take it
+    ("  File \"/usr/lib/python2.7/site-packages/sklearn/base.py\", line 49, in clone\n"
+     "    new_object_params = estimator.get_params(deep=False)\n"
+     "TypeError: get_params() got an unexpected keyword argument 'deep'\nUsing Theano backend.\n",
+     "keras-version-mismatch"),
+    # hyperas 0.4 hyperas/optim.py:96-101 imports the script it wrote (a SyntaxError's location header names
+    # it); hyperas/utils.py:40 parses the cleaned source first (named <unknown>)
+    ("  File \"/home/u/lib/python3.6/site-packages/hyperas/optim.py\", line 109, in base_minimizer\n"
+     "    from temp_model import keras_fmin_fnct, get_space\n  File \"/home/u/run/temp_model.py\", line 143\n"
+     "    inp = 'data.txt'\n    ^\nIndentationError: unexpected indent\n", "hyperas-template-indentation"),
+    ("  File \"C:\\Anaconda3\\lib\\site-packages\\hyperas\\utils.py\", line 31, in extract_imports\n"
+     "    tree = ast.parse(source)\n  File \"C:\\Anaconda3\\lib\\ast.py\", line 35, in parse\n"
+     "    return compile(source, filename, mode, PyCF_ONLY_AST)\n  File \"<unknown>\", line 35\n"
+     "    if conditional({{choice(['three', 'four'])}}) == 'four':\n    ^\nIndentationError: unexpected indent\n",
+     "hyperas-template-indentation"),
+    # hyperas 0.4.1 README.md:231-239: in a notebook, notebook_name
+    ("  File \"C:\\Anaconda3\\lib\\site-packages\\hyperas\\optim.py\", line 178, in get_hyperopt_model_string\n"
+     "    with open(calling_script_file, 'r') as f:\n\n"
+     "OSError: [Errno 22] Invalid argument: 'C:\\\\Users\\\\u\\\\<ipython-input-1-1933c0fc7242>'\n",
+     "hyperas-notebook-name-missing"),
+    # Python 3's open() without an encoding decodes with the locale's (cp1252 on Windows)
+    ("  File \"C:\\Anaconda3\\lib\\encodings\\cp1252.py\", line 23, in decode\n"
+     "    return codecs.charmap_decode(input,self.errors,decoding_table)[0]\n"
+     "UnicodeDecodeError: 'charmap' codec can't decode byte 0x9d in position 2273: character maps to <undefined>\n",
+     "text-file-read-with-locale-encoding"),
+    # Keras 2.0.6 keras/preprocessing/text.py:41 on Python 2 with a unicode text (2.0.7 fixed it)
+    ("/usr/local/lib/python2.7/site-packages/keras/preprocessing/text.pyc in text_to_word_sequence(text, filters, "
+     "lower, split)\n---> 32     text = text.translate(maketrans(filters, split*len(filters)))\n\n"
+     "TypeError: character mapping must return integer, None or unicode\n", "keras-text-unicode-on-python2"),
+    # Keras 2.2.4 keras/utils/data_utils.py:219-226: the server has no file there (not the network)
+    ("Exception: URL fetch failure on https://ibm.box.com/shared/static/trt.tgz: 404 -- Not Found\n",
+     "pretrained-weights-unavailable"),
+    ("Exception: URL fetch failure on https://s3.amazonaws.com/x/vgg16.h5: None -- [Errno 110] Connection timed "
+     "out\n", "keras-download-failed"),
+    # TensorFlow given a Theano variable: Keras on the Theano backend (its Input `input_2`), or Keras on
+    # TensorFlow with the code's own Theano symbol
+    ("TypeError: Expected binary or unicode string, got input_2\n", "keras-code-needs-tensorflow-backend"),
+    ("  File \"/usr/lib/python3.6/site-packages/keras/backend/tensorflow_backend.py\", line 1864, in flatten\n"
+     "    return tf.reshape(x, [-1])\nTypeError: Expected binary or unicode string, got test\n",
+     "keras-backend-tensorflow"),
 ]
 
 
@@ -426,3 +477,41 @@ def test_tensorflows_cudnn_of_its_own_release_is_not_theanos_cudnn():
     theano = ("ERROR (theano.gpuarray): Could not initialize pygpu, support disabled\n"
               "OSError: libcudnn.so.7: cannot open shared object file: No such file or directory\n")
     assert [f.cause for f in explain_text(theano).findings[:1]] == ["cudnn-not-found"]
+
+
+def test_a_decode_error_of_theanos_compiler_output_hyperas_words_elsewhere_and_plain_strings_given_to_tensorflow():
+    # Theano reading its compiler's output in another code page is that cause, not a text file's encoding
+    compiled = ("  File \"C:\\Anaconda3\\lib\\site-packages\\theano\\gof\\cmodule.py\", line 2316, in compile_str\n"
+                "UnicodeDecodeError: 'charmap' codec can't decode byte 0x8f in position 12: character maps to "
+                "<undefined>\n")
+    found = {f.cause: f.confidence for f in explain_text(compiled).findings}
+    assert "compiler-output-decode" in found and found.get("text-file-read-with-locale-encoding") == "low"
+    # a script's own IndentationError (no hyperas in the log) is no hyperas template
+    own = "  File \"train.py\", line 12\n    x = 1\n    ^\nIndentationError: unexpected indent\n"
+    assert "hyperas-template-indentation" not in [f.cause for f in explain_text(own).findings]
+    # a number or None handed to TensorFlow is no Theano variable
+    for value in ("None", "1", "[1, 2]"):
+        assert first_cause(f"TypeError: Expected binary or unicode string, got {value}\n") == []
+
+
+def test_real_scikit_learn_refusals(legacy_python, tmp_path):
+    # scikit-learn 0.19.2 (the first release that refuses a 1-D X) under Python 3.6
+    python = legacy_python("keras208_th09")
+    env = {"PYTHONPATH": str(legacy_envs.release(python, "scikit-learn==0.19.2"))}
+    cases = [("import numpy as np\nfrom sklearn.preprocessing import StandardScaler\n"
+              "StandardScaler().fit(np.arange(5.))\n", "Expected 2D array, got 1D array instead",
+              "sklearn-2d-input-expected"),
+             ("from sklearn.metrics import roc_auc_score\nroc_auc_score([1, 1, 1], [0.2, 0.5, 0.9])\n",
+              "Only one class present in y_true", "sklearn-roc-auc-single-class"),
+             ("import numpy as np\nfrom sklearn.utils import column_or_1d\ncolumn_or_1d(np.array(3))\n",
+              "ValueError: bad input shape ()", "sklearn-scalar-where-1d-expected")]
+    for code, message, cause in cases:
+        log = traceback_of(python, code, tmp_path, env)
+        assert message in log
+        assert first_cause(log) == [cause]
+        assert_sourced([(log, cause)])
+    # the same 1-D array on scikit-learn 0.18.2 is only its DeprecationWarning: nothing to name
+    old = {"PYTHONPATH": str(legacy_envs.release(python, "scikit-learn==0.18.2"))}
+    log = traceback_of(python, cases[0][0] + "print('fitted')\nraise SystemExit(3)\n", tmp_path, old)
+    assert "Passing 1d arrays as data is deprecated in 0.17" in log and "fitted" in log
+    assert first_cause(log) == []

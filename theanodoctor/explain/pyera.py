@@ -37,8 +37,10 @@ HINT_TEXTS = ("site-packages", "/lib/python", "\\python", "python 2.", "python 3
 
 def shown_code(lines: Sequence[str], index: int) -> str | None:
     """The source line shown above the exception at ``lines[index]``, or None when the lines
-    above it are not a traceback's frame (header, code, optional caret line)."""
+    above it are not a traceback's frame (header, code, optional caret line, optional blank line)."""
     above = [_text(line) for line in lines[max(0, index - LOOK_BACK):index]]
+    if len(above) > 2 and not above[-1] and _FRAME_HEADER.match(above[-3]):
+        above.pop()  # Spyder's and IPython's consoles put a blank line after each frame
     while above and _CARET_LINE.match(above[-1]):
         above.pop()
     if len(above) < 2 or not above[-1] or not _FRAME_HEADER.match(above[-2]):
