@@ -6,6 +6,7 @@ Python its paths name, which silences a reading it contradicts."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -77,6 +78,7 @@ PY3_CODE = [
      "with open('d.pkl', 'wb') as f:\n    pickle.dump(1, f)\npickle.load(open('d.pkl', 'rb'), encoding='latin1')",
      "medium"),
     ("text = open('notes.txt', 'w', encoding='utf-8')", "medium"),
+    ("'a-b'.translate(str.maketrans({'-': ' '}))", "medium"),
     ("import io\nio.StringIO().write('text')", "medium"),  # Python 2's io.StringIO takes unicode alone
     # an old-style class of Python 2 that is a Python 3 iterator (`__next__` only)
     ("class Batches:\n    def __next__(self):\n        return 1\nnext(Batches())", "medium"),
@@ -150,6 +152,22 @@ def test_python3_code_on_python2(code, confidence, tmp_path):
     log = _failure("2.7", code, tmp_path)
     assert _first(log) == ("python3-code-on-python2", confidence), log
     assert _run(str(legacy_envs.find_interpreter("3.13")), code, tmp_path).returncode == 0, code
+
+
+def test_a_text_file_read_under_the_c_locale(tmp_path):
+    """Python 3.6 under the C locale (a Docker image without LANG) opens text files as ASCII: a UTF-8
+    file fails in the ASCII decoder; Python 3.7 coerces the C locale to UTF-8 and reads it."""
+    (tmp_path / "corpus.txt").write_text("caf\u00e9\n", encoding="utf-8")
+    code = "text = open('corpus.txt').read().lower()"
+    c_locale = {**os.environ, "LC_ALL": "C", "LANG": "C"}
+    c_locale.pop("PYTHONUTF8", None)
+    (tmp_path / "snippet.py").write_text(code + "\n", encoding="utf-8")
+    runs = {version: subprocess.run([str(legacy_envs.find_interpreter(version)), "snippet.py"], cwd=tmp_path,
+                                    capture_output=True, timeout=120, env=c_locale) for version in ("3.6", "3.7")}
+    log = runs["3.6"].stderr.decode("utf-8", "replace")
+    assert "UnicodeDecodeError: 'ascii' codec can't decode byte 0xc3" in log, log
+    assert _first(log) == ("text-file-read-with-locale-encoding", "medium")
+    assert runs["3.7"].returncode == 0, runs["3.7"].stderr
 
 
 def test_a_syntax_error_names_nothing_when_the_shown_line_is_neither_era(tmp_path):

@@ -515,3 +515,15 @@ def test_real_scikit_learn_refusals(legacy_python, tmp_path):
     log = traceback_of(python, cases[0][0] + "print('fitted')\nraise SystemExit(3)\n", tmp_path, old)
     assert "Passing 1d arrays as data is deprecated in 0.17" in log and "fitted" in log
     assert first_cause(log) == []
+
+
+def test_numpys_visible_deprecation_at_a_librarys_line() -> None:
+    """numpy's VisibleDeprecationWarning raised in PyMC3's own code is the library's idiom; the float size
+    warned at Lasagne's line is the value the code gave it, which numpy 1.12 refuses."""
+    pymc3 = ("/home/u/pymc3/pymc3/step_methods/hmc/nuts.py:244: VisibleDeprecationWarning: boolean index did not "
+             "match indexed array along dimension 0; dimension is 10000 but corresponding boolean dimension is 2\n"
+             "  if np.any(diverging[~tuning]):\n")
+    lasagne = ("/usr/lib/python2.7/site-packages/lasagne/init.py:66: VisibleDeprecationWarning: using a non-integer "
+               "number instead of an integer will result in an error in the future\n")
+    assert [f.cause for f in explain_text(pymc3).recognised][:1] == ["library-code-deprecation-warning"]
+    assert "library-code-deprecation-warning" not in {f.cause for f in explain_text(lasagne).findings}

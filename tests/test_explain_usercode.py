@@ -395,7 +395,10 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     # scikit-learn's refusal of a single class for ROC AUC and of a scalar for a column of labels,
     # theano's as_op given what are no Theano types, Keras 1's Merge class given tensors, TensorFlow's
     # refusal to feed and fetch one tensor, Keras' refusal to choose among a layer's inbound nodes, and
-    # its check of a Permute layer's input against the axes it names
+    # its check of a Permute layer's input against the axes it names, and Keras' refusals of a loss factory
+    # passed uncalled, of class weights for 3-D targets, of time-step weights for an output without time
+    # steps, of a plain generator without its steps, of a scikit-learn wrapper never fitted, and Keras 1's
+    # predict_generator overrun by a batch larger than the samples asked for
     assert {sid for sid, level in levels.items() if level == "medium"} == {
         "theano-function-unused-input", "theano-function-missing-input", "theano-input-wrong-ndim",
         "theano-function-argument-wrong-ndim", "theano-value-wrong-ndim", "theano-reshape-size-mismatch",
@@ -426,7 +429,9 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
         "tf-feed-batch-differs-from-fixed", "theano-scratchpad-no-test-value", "mrg-too-many-samples",
         "keras-plot-model-given-a-string", "sklearn-roc-auc-one-class", "sklearn-column-or-1d-scalar",
         "theano-as-op-itypes", "keras1-merge-given-tensors", "tf-fed-and-fetched", "keras-layer-input-ill-defined",
-        "keras-permute-built-for-other-rank"}
+        "keras-permute-built-for-other-rank", "keras-loss-factory-uncalled", "keras-class-weight-of-3d-targets",
+        "keras-temporal-weights-of-2d-output", "keras-generator-without-steps", "keras-sklearn-wrapper-without-model",
+        "keras1-predict-generator-overrun"}
 
 
 # a classifier of 2 outputs trained on labels 0..2: the cross-entropy's forward op (y_i value out of
