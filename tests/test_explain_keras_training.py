@@ -55,16 +55,27 @@ CASES = [
      "    def __getitem__(self, i):\n        return np.ones((2, 3)), np.ones((2, 2))\n"
      "model.evaluate_generator(Batches(), steps=1, workers=0)\n",
      "'Batches' object is not an iterator", "keras-generator-workers0-sequence-bug"),
+    # Keras 1's merge() function, a legacy layer up to Keras 2.1.6, is the module keras.layers.merge in 2.2
+    ("keras208_th09", KERAS_224, "from keras.layers import Input, merge\na, b = Input((2,)), Input((2,))\n"
+     "merge([a, b], mode='concat')\n", "'module' object is not callable", "keras-version-mismatch"),
+    # a schedule of (epoch, lr), which LearningRateScheduler passes from Keras 2.1.4 on, under Keras 2.0.8
+    ("keras208_th09", (), DENSE + "from keras.callbacks import LearningRateScheduler\nmodel.compile('sgd', 'mse')\n"
+     "model.fit(np.ones((2, 3)), np.ones((2, 2)), verbose=0,\n"
+     "          callbacks=[LearningRateScheduler(lambda epoch, lr: lr * 0.9)])\n",
+     "missing 1 required positional argument: 'lr'", "keras-version-mismatch"),
+    # featurewise statistics asked for and never fit (a warning: the snippet stops after it)
+    ("keras208_th09", KERAS_224, "import sys\nimport numpy as np\nfrom keras.preprocessing.image import "
+     "ImageDataGenerator\nImageDataGenerator(featurewise_center=True).standardize(np.ones((4, 4, 3)))\nsys.exit(1)\n",
+     "but it hasn't been fit on any training data", "keras-image-generator-statistics-not-fit"),
     # the scikit-learn wrapper builds its model in fit()
     ("keras208_th09", KERAS_224, DENSE + "from keras.wrappers.scikit_learn import KerasRegressor\n"
      "KerasRegressor(build_fn=lambda: model).predict(np.ones((2, 3)))\n",
      "'KerasRegressor' object has no attribute 'model'", "keras-sklearn-wrapper-predict-before-fit"),
 ]
 
-# the causes whose message alone ('function' object has no attribute 'ndim', X object is not an iterator,
-# steps=None, which a count computed as 0 meets too) names nothing: the code the traceback shows decides
-READ_FROM_THE_CODE = {"keras-loss-factory-not-called", "keras-generator-workers0-sequence-bug",
-                      "keras-generator-steps-not-given"}
+# the messages that alone name nothing: the code the traceback shows decides
+READ_FROM_THE_CODE = {"'function' object has no attribute 'ndim'", "'Batches' object is not an iterator",
+                      "'module' object is not callable", "missing 1 required positional argument: 'lr'"}
 
 
 @pytest.mark.parametrize(("env", "release", "code", "message", "cause"), CASES,
@@ -77,10 +88,9 @@ def test_keras_refusals_of_training_arguments(legacy_python: Callable[[str], str
     log = traceback_of(python, code, tmp_path, {**KERAS_THEANO, **front})
     assert message in log
     assert first_cause(log) == [cause]
-    # the exception's own line, as an issue's title quotes it, is enough, but where the code the
-    # traceback shows decides (the loss's result, the next() of the generator)
-    error = log.rstrip().splitlines()[-1] + "\n"
-    assert first_cause(error) == ([] if cause in READ_FROM_THE_CODE else [cause])
+    # the exception's own line, as an issue's title quotes it, is enough, but for READ_FROM_THE_CODE
+    error = next(line for line in reversed(log.splitlines()) if message in line) + "\n"
+    assert first_cause(error) == ([] if message in READ_FROM_THE_CODE else [cause])
     assert explain_text(log).recognised[0].confidence == "medium"
     assert_sourced([(log, cause)])
 
@@ -108,6 +118,12 @@ def test_steps_refused_under_fit_generator_is_keras_bug() -> None:
     # called by the code itself, the same refusal is the code's missing steps
     direct = STEPS_UNDER_FIT.replace("fit_generator", "evaluate_generator")
     assert first_cause(direct) == ["keras-generator-steps-not-given"]
+    # fit_generator's own refusal of a generator without steps_per_epoch (only None meets it)
+    per_epoch = ('  File ".../keras/engine/training_generator.py", line 55, in fit_generator\n'
+                 "ValueError: `steps_per_epoch=None` is only valid for a generator based on the "
+                 "`keras.utils.Sequence` class. Please specify `steps_per_epoch` or use the `keras.utils.Sequence` "
+                 "class.\n")
+    assert first_cause(per_epoch) == ["keras-generator-steps-not-given"]
     # fit_generator's own refusal of a plain validation generator given a count of 0, or an empty folder
     zero = ('  File "train.py", line 41, in <module>\n    validation_steps=int(val.n / val_batch_size))\n'
             '  File ".../keras/engine/training_generator.py", line 68, in fit_generator\n'
@@ -128,6 +144,15 @@ def test_steps_refused_under_fit_generator_is_keras_bug() -> None:
      "/venv/lib/python3.8/site-packages/keras/callbacks/callbacks.py:19\n"
      "  Using or importing the ABCs from 'collections' instead of from 'collections.abc' is deprecated since "
      "Python 3.3, and in 3.9 it will stop working\n", "library-code-deprecation-warning"),
+    # TensorFlow's Assign of a saved kernel: another window in the same layout is another model's weights,
+    # the same kernel in Theano's layout is the backend's
+    ("ValueError: Dimension 0 in both shapes must be equal, but are 3 and 5 for 'Assign_4' (op: 'Assign') "
+     "with input shapes: [3,3,16,32], [5,5,16,32].\n", "keras-weights-model-mismatch"),
+    ("ValueError: Dimension 0 in both shapes must be equal, but are 3 and 32 for 'Assign_4' (op: 'Assign') "
+     "with input shapes: [3,3,16,32], [32,16,3,3].\n", "keras-backend-tensorflow"),
+    # Git LFS refusing a repository's weights: its owner's quota is spent
+    ("batch response: This repository is over its data quota. Purchase more data packs to restore access.\n",
+     "pretrained-weights-unavailable"),
     # Keras 1's show_accuracy warning, its quotes and underscore lost to a Markdown rendering
     ("The show accuracy argument is deprecated, instead you should pass the accuracy metric to the model at "
      'compile time: model.compile(optimizer, loss, metrics=["accuracy"])\n', "keras-version-mismatch"),

@@ -398,7 +398,8 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     # its check of a Permute layer's input against the axes it names, and Keras' refusals of a loss factory
     # passed uncalled, of class weights for 3-D targets, of time-step weights for an output without time
     # steps, of a plain generator without its steps, of a scikit-learn wrapper never fitted, and Keras 1's
-    # predict_generator overrun by a batch larger than the samples asked for
+    # predict_generator overrun by a batch larger than the samples asked for, and its ImageDataGenerator's
+    # warning that the featurewise statistics it was asked to use were never fit
     assert {sid for sid, level in levels.items() if level == "medium"} == {
         "theano-function-unused-input", "theano-function-missing-input", "theano-input-wrong-ndim",
         "theano-function-argument-wrong-ndim", "theano-value-wrong-ndim", "theano-reshape-size-mismatch",
@@ -430,8 +431,10 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
         "keras-plot-model-given-a-string", "sklearn-roc-auc-one-class", "sklearn-column-or-1d-scalar",
         "theano-as-op-itypes", "keras1-merge-given-tensors", "tf-fed-and-fetched", "keras-layer-input-ill-defined",
         "keras-permute-built-for-other-rank", "keras-loss-factory-uncalled", "keras-class-weight-of-3d-targets",
-        "keras-temporal-weights-of-2d-output", "keras-generator-without-steps", "keras-sklearn-wrapper-without-model",
-        "keras1-predict-generator-overrun"}
+        "keras-temporal-weights-of-2d-output", "keras-generator-without-steps",
+        "keras-generator-without-steps-per-epoch", "keras-generator-without-validation-steps",
+        "keras-sklearn-wrapper-without-model", "keras1-predict-generator-overrun",
+        "keras-image-generator-statistics-not-fit"}
 
 
 # a classifier of 2 outputs trained on labels 0..2: the cross-entropy's forward op (y_i value out of
