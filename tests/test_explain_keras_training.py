@@ -1,5 +1,5 @@
 """`explain` on Keras' refusals of what its training and prediction calls are given (real Keras 1.2.2,
-2.1.3 and 2.2.4 on Theano): each log is what the release prints for a few lines of code, run here.
+2.0.8, 2.1.3 and 2.2.4 on Theano): each log is what the release prints for a few lines of code, run here.
 The cause is the code's where the call was the code's mistake, another Keras release where the code
 was written for one, and Keras' own where a release mishandled the call."""
 
@@ -95,7 +95,7 @@ def test_keras_refusals_of_training_arguments(legacy_python: Callable[[str], str
     assert_sourced([(log, cause)])
 
 
-# Keras 2.2.0-2.2.3's fit_generator hands a validation Sequence to evaluate_generator without its steps
+# Keras 2.2.1-2.2.3's fit_generator hands a validation Sequence to evaluate_generator without its steps
 # (workers=0): the same refusal under fit_generator is Keras' bug, not the code's
 STEPS_UNDER_FIT = """Traceback (most recent call last):
   File "train.py", line 40, in <module>
