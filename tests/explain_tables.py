@@ -1,7 +1,7 @@
 """What the tables of upstream messages in the explain tests share: the first cause `explain`
 states for a text, the check that each finding of a table can be opened and acted on, and the
-output of a real interpreter running a snippet that fails, and the message texts of a real release's
-source."""
+output of a real interpreter running a snippet that fails (with real releases put in front of its
+environment's own), and the message texts of a real release's source."""
 
 from __future__ import annotations
 
@@ -11,8 +11,19 @@ import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
+from tests import legacy_envs
 from theanodoctor.explain import explain_text
 from theanodoctor.sources import problem
+
+# Keras on Theano's Python implementations (no C compile: the refusals come before any)
+KERAS_THEANO = {"KERAS_BACKEND": "theano", "THEANO_FLAGS": "cxx="}
+# Keras 2.2.4 with the two packages it pins (its setup.py)
+KERAS_224 = ("keras==2.2.4", "keras_applications==1.0.6", "keras_preprocessing==1.0.5")
+
+
+def in_front(python: str, *requirements: str) -> dict[str, str]:
+    """The environment variable that puts real releases in front of the environment's own."""
+    return {"PYTHONPATH": str(legacy_envs.release(python, *requirements))}
 
 
 def first_cause(text: str) -> list[str]:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests import legacy_envs
-from tests.explain_tables import printed, traceback_of
+from tests.explain_tables import KERAS_224, in_front, printed, traceback_of
 from theanodoctor.explain import explain_text
 from theanodoctor.explain.pyera import shown_code
 from theanodoctor.explain.scan import BLOCK_LINES
@@ -33,11 +33,6 @@ THEANO_LOSS = ('Traceback (most recent call last):\n  File "train.py", line 199,
 
 def _found(text: str) -> list[tuple[str, str]]:
     return [(f.cause, f.confidence) for f in explain_text(text).findings]
-
-
-def _in_front(python: str, *requirements: str) -> dict[str, str]:
-    """The environment variable that puts real releases in front of the environment's own."""
-    return {"PYTHONPATH": str(legacy_envs.release(python, *requirements))}
 
 
 @pytest.mark.parametrize("method", ["get_shape()", "_shape", "set_shape((2, 3))", "shape[-1].__int__()"])
@@ -148,7 +143,7 @@ def test_a_session_function_python_2_does_not_place_is_no_keras_release(legacy_p
     # 2.1.6, the CNTK modules), so it is not read as a release the code needs
     python = legacy_python("theano082_py27")
     log = traceback_of(python, "import keras.backend as K\ngetattr(K, 'clear_' + 'session')()", tmp_path,
-                       {**_in_front(python, "keras==0.3.3"), "KERAS_BACKEND": "theano"})
+                       {**in_front(python, "keras==0.3.3"), "KERAS_BACKEND": "theano"})
     assert "AttributeError: 'module' object has no attribute 'clear_session'" in log
     assert _found(log)[0] == ("keras-code-needs-tensorflow-backend", "medium")
     assert ("keras-version-mismatch", "medium") not in _found(log)
@@ -182,7 +177,7 @@ def test_an_older_six_first_on_the_path_breaks_theanos_import(legacy_python: Cal
                                                              theano_home: Path, tmp_path: Path) -> None:
     # six 1.8.0 is the last release without six.raise_from; Theano asks six>=1.9.0 (rel-1.0.5 setup.py:103)
     python = legacy_python("healthy37")
-    log = traceback_of(python, "import theano", tmp_path, _in_front(python, "six==1.8.0"))
+    log = traceback_of(python, "import theano", tmp_path, in_front(python, "six==1.8.0"))
     assert "raise_from" in log and "from six import" in log
     assert _found(log)[0] == ("six-too-old", "high")
     # the same error without the code line that shows the import: the usual cause, not the named one
@@ -190,7 +185,7 @@ def test_an_older_six_first_on_the_path_breaks_theanos_import(legacy_python: Cal
     assert _found(bare)[0] == ("six-too-old", "medium")
     # six 1.4.1 (macOS's own Python shipped it) cannot import six.moves.cPickle as a module (Theano 0.8.2)
     python = legacy_python("theano082_py27")
-    log = traceback_of(python, "import theano", tmp_path, _in_front(python, "six==1.4.1"))
+    log = traceback_of(python, "import theano", tmp_path, in_front(python, "six==1.4.1"))
     assert "import six.moves.cPickle as pickle" in log and log.rstrip().endswith("No module named cPickle")
     assert _found(log)[0] == ("six-too-old", "medium")
 
@@ -285,7 +280,7 @@ def test_a_model_saved_by_the_keras_release_before(legacy_python: Callable[[str]
             KERAS_BACKEND="theano", PYTHONPATH=str(legacy_envs.release(python, "Keras==1.1.1")))
     load = f"from keras.models import model_from_json\nmodel_from_json(open({str(saved)!r}).read())"
     log = traceback_of(python, load, tmp_path, {"KERAS_BACKEND": "theano",
-                                                **_in_front(python, "Keras==1.1.2")})
+                                                **in_front(python, "Keras==1.1.2")})
     assert log.rstrip().endswith("KeyError: 'output_mask_type'")
     assert _found(log)[0] == ("keras-version-mismatch", "medium")
     # the same KeyError of the code's own dictionary, where no layer is rebuilt: only a hint
@@ -381,7 +376,7 @@ def test_keras_calls_of_another_major_version(legacy_python: Callable[[str], str
                                               tmp_path: Path, env: str, release: tuple[str, ...], code: str,
                                               message: str) -> None:
     python = legacy_python(env)
-    path = _in_front(python, *release) if release else {}
+    path = in_front(python, *release) if release else {}
     log = traceback_of(python, code, tmp_path, {**path, **KERAS_THEANO})
     assert message in log
     assert _found(log)[0] == ("keras-version-mismatch", "medium")
@@ -403,7 +398,7 @@ def test_an_even_kernel_transposed_with_same_padding_on_theano(legacy_python: Ca
                                                                theano_home: Path, tmp_path: Path, release: str,
                                                                message: str, level: str) -> None:
     python = legacy_python("keras208_th09")
-    log = traceback_of(python, TRANSPOSED_EVEN, tmp_path, {**_in_front(python, release), **KERAS_THEANO})
+    log = traceback_of(python, TRANSPOSED_EVEN, tmp_path, {**in_front(python, release), **KERAS_THEANO})
     assert message in log
     assert _found(log)[0] == ("keras-theano-backend-limitation", level)
 
@@ -457,15 +452,11 @@ def test_keras_0x_decides_only_what_keras_1_and_later_leave_open(legacy_python: 
                                                                  release: tuple[str, ...], code: str, message: str,
                                                                  remedy: str) -> None:
     python = legacy_python(env)
-    log = traceback_of(python, code, tmp_path, {**_in_front(python, *release), **KERAS_THEANO})
+    log = traceback_of(python, code, tmp_path, {**in_front(python, *release), **KERAS_THEANO})
     assert message in log
     (first,) = [f for f in explain_text(log).findings if "api-era" in f.signatures]
     assert (first.cause, first.confidence) == ("keras-version-mismatch", "medium")
     assert remedy in first.details[0]
-
-
-# Keras 2.2.4 with the two packages it pins (its setup.py)
-KERAS_224 = ("keras==2.2.4", "keras_applications==1.0.6", "keras_preprocessing==1.0.5")
 
 
 # (only middle releases have the imports and the log shows no version, so which way the code leans is
@@ -488,7 +479,7 @@ def test_private_keras_helpers_legacy_code_imported(legacy_python: Callable[[str
                                                     tmp_path: Path, env: str, release: tuple[str, ...], code: str,
                                                     message: str, level: str, remedy: str) -> None:
     python = legacy_python(env)
-    extra = _in_front(python, *release) if release else {}
+    extra = in_front(python, *release) if release else {}
     log = traceback_of(python, code, tmp_path, {**extra, **KERAS_THEANO})
     assert message in log
     assert _found(log) == [("keras-version-mismatch", level)]
@@ -504,7 +495,7 @@ def test_keras_224s_topology_without_container_quoted_without_the_exception(lega
     issue's title quotes it, Python 3's wording for a module beginning the line without `AttributeError:`."""
     python = legacy_python("keras208_th09")
     code = "import keras.engine.topology as topology\ntopology.Container\n"
-    log = traceback_of(python, code, tmp_path, {**_in_front(python, *KERAS_224), **KERAS_THEANO})
+    log = traceback_of(python, code, tmp_path, {**in_front(python, *KERAS_224), **KERAS_THEANO})
     error = log.rstrip().splitlines()[-1]
     assert error == "AttributeError: module 'keras.engine.topology' has no attribute 'Container'", log
     quoted = error.split(": ", 1)[1] + "\n"
@@ -525,7 +516,7 @@ def test_a_layers_public_node_list_on_keras_213(legacy_python: Callable[[str], s
     code = "from keras.layers import Dense, Input\nlayer = Dense(1)\nlayer(Input((2,)))\nlayer.inbound_nodes\n"
     assert printed(python, code.replace("\nlayer.inbound_nodes", "\nprint(len(layer.inbound_nodes))"),
                     **KERAS_THEANO).split()[-1] == "1"  # Keras 2.0.8 has it
-    log = traceback_of(python, code, tmp_path, {**_in_front(python, "keras==2.1.3"), **KERAS_THEANO})
+    log = traceback_of(python, code, tmp_path, {**in_front(python, "keras==2.1.3"), **KERAS_THEANO})
     assert "AttributeError: 'Dense' object has no attribute 'inbound_nodes'" in log
     assert _found(log)[0] == ("keras-version-mismatch", "medium")
     # a custom layer's message quoted alone: the node lists are Keras' own names
@@ -627,7 +618,7 @@ def test_keras2_convolution_call_on_keras1_under_python2(legacy_python: Callable
                                                          tmp_path: Path, call: str, era: bool) -> None:
     python = legacy_python("theano082_py27")
     log = traceback_of(python, f"from keras.layers import *\nx = {call}", tmp_path,
-                       {"KERAS_BACKEND": "theano", **_in_front(python, "keras==1.2.2")})
+                       {"KERAS_BACKEND": "theano", **in_front(python, "keras==1.2.2")})
     assert re.search(r"takes at least \d arguments", log), log
     assert (_found(log)[:1] == [("keras-version-mismatch", "medium")]) is era
 
@@ -667,7 +658,7 @@ def test_lasagne_01_slices_an_axis_of_unknown_size(legacy_python: Callable[[str]
     python = legacy_python("theano082_py27")
     code = ("import lasagne\nl = lasagne.layers.InputLayer((None, 10))\n"
             "lasagne.layers.SliceLayer(l, indices=slice(0, 5), axis=0).output_shape\n")
-    log = traceback_of(python, code, tmp_path, _in_front(python, "lasagne==0.1"))
+    log = traceback_of(python, code, tmp_path, in_front(python, "lasagne==0.1"))
     assert "'NoneType' object cannot be interpreted as an index" in log
     assert _found(log)[:1] == [("lasagne-too-old", "high")]
     # the same message from the user's own slicing is not Lasagne's
@@ -816,7 +807,7 @@ def test_a_tensorflow_only_keras_release_without_tensorflow(legacy_python: Calla
     # Keras 2.6 and later are tf.keras: the package imports TensorFlow first thing, which is no
     # implicit relative import of Python 2 code (`from tensorflow.python ...` names a package)
     python = legacy_python("healthy37")
-    log = traceback_of(python, "import keras", tmp_path, _in_front(python, "keras==2.6.0"))
+    log = traceback_of(python, "import keras", tmp_path, in_front(python, "keras==2.6.0"))
     assert "from tensorflow.python import tf2" in log and "No module named 'tensorflow'" in log
     assert _found(log)[0] == ("keras-version-mismatch", "medium")
     assert "python2-code-on-python3" not in dict(_found(log))
@@ -998,7 +989,7 @@ def test_keras20_steps_warning_is_samples_kept_as_steps(legacy_python: Callable[
                                                         tmp_path: Path, release: str | tuple[()], keywords: str,
                                                         sized: str, first: str | None) -> None:
     python = legacy_python("keras208_th09")
-    path = _in_front(python, release) if release else {}
+    path = in_front(python, release) if release else {}
     run = _ran(python, FIT_WRAPPED.format(sized=sized, keywords=keywords), tmp_path, path)
     assert run.returncode == 0 and "samples_per_epoch=" not in run.stderr, run.stderr
     assert ("is not the same as the Keras 1 argument `samples_per_epoch`" in run.stderr) is bool(first)
@@ -1020,7 +1011,7 @@ def test_a_keras20_iterator_subclass_on_keras21_python2(legacy_python: Callable[
                                                         tmp_path: Path, keras: str) -> None:
     # Keras 2.1 reads the Iterator as a Sequence and hides the NotImplementedError as a bare StopIteration
     python = legacy_python("theano082_py27")
-    releases = _in_front(python, keras, "PyYAML==5.3.1")
+    releases = in_front(python, keras, "PyYAML==5.3.1")
     run = _ran(python, ITERATOR_KERAS20, tmp_path, {**releases, "THEANO_FLAGS": "cxx="})
     if keras.endswith("2.0.8"):  # the release the code was written for runs it
         assert run.returncode == 0, run.stderr
@@ -1067,7 +1058,7 @@ def test_keras_1_2_0s_to_categorical_loop_of_a_label_beyond_its_classes(legacy_p
     # Keras 1.2.0 and older write each one in a loop (`Y[i, y[i]] = 1.`), put in front of Keras 1.2.2
     python = legacy_python("keras122_th09")
     log = traceback_of(python, "from keras.utils.np_utils import to_categorical\nto_categorical([1, 3], 3)\n",
-                       tmp_path, {**_in_front(python, "keras==1.2.0"), **KERAS_THEANO})
+                       tmp_path, {**in_front(python, "keras==1.2.0"), **KERAS_THEANO})
     assert "Y[i, y[i]] = 1." in log and "is out of bounds for axis 1 with size 3" in log, log
     assert [(f.cause, f.confidence) for f in explain_text(log).recognised] == [("model-index-out-of-bounds", "medium")]
 
@@ -1212,7 +1203,7 @@ def test_keras_0_refusing_saved_weights_of_another_model(legacy_python: Callable
     python = legacy_python("keras122_th09")
     code = ("import numpy as np\nfrom keras.models import Sequential\nfrom keras.layers.core import Dense\n"
             "model = Sequential()\nmodel.add(Dense(2, input_dim=3))\nmodel.layers[0].set_weights([np.zeros((3, 2))])\n")
-    log = traceback_of(python, code, tmp_path, {**_in_front(python, "keras==0.3.3"), **KERAS_THEANO})
+    log = traceback_of(python, code, tmp_path, {**in_front(python, "keras==0.3.3"), **KERAS_THEANO})
     assert "Provided weight array does not match layer weights (2 layer params vs. 1 provided weights)" in log, log
     assert _found(log)[:1] == [("keras-weights-model-mismatch", "medium")]
     # Keras 0.2-0.3.2's refusal of a kernel of another shape (keras/layers/core.py at 0.3.0:136)
@@ -1313,10 +1304,10 @@ def test_a_layer_giving_add_weight_its_shape_first_on_keras_2_3(legacy_python: C
     """Real Keras 2.3.1 reading the shape as the name; real Keras 2.2.4 converting the same call."""
     python = legacy_python("keras208_th09")
     code = ONE_DENSE.replace("model.compile('sgd', 'mse')\n", SHAPE_FIRST_LAYER)
-    log = _ran(python, code, tmp_path, _in_front(python, *KERAS_231)).stderr
+    log = _ran(python, code, tmp_path, in_front(python, *KERAS_231)).stderr
     assert "add_weight() got multiple values for argument 'name'" in log, log
     assert _found(log)[:1] == [("keras-version-mismatch", "medium")]
-    assert _ran(python, code, tmp_path, _in_front(python, *KERAS_224)).returncode == 0
+    assert _ran(python, code, tmp_path, in_front(python, *KERAS_224)).returncode == 0
 
 
 def test_keras_1s_dim_ordering_given_to_keras_2s_image_functions(legacy_python: Callable[[str], str],
@@ -1343,7 +1334,7 @@ def test_an_image_iterator_of_keras_2_0_8_on_a_later_keras(legacy_python: Callab
             "it = NumpyArrayIterator(np.zeros((8, 4, 4, 3)), np.zeros(8), ImageDataGenerator(), batch_size=4)\n"
             "index_array, current_index, current_batch_size = next(it.index_generator)\n")
     assert _ran(python, code, tmp_path).returncode == 0
-    log = _ran(python, code, tmp_path, _in_front(python, *KERAS_224)).stderr
+    log = _ran(python, code, tmp_path, in_front(python, *KERAS_224)).stderr
     assert "ValueError: too many values to unpack (expected 3)" in log, log
     assert _found(log)[:1] == [("keras-version-mismatch", "medium")]
     assert not _found(log.replace("next(it.index_generator)", "next(it.batches)"))
@@ -1395,11 +1386,11 @@ def test_an_optimizer_of_keras_2_0_6_on_a_later_keras(legacy_python: Callable[[s
     log = _ran(python, code, tmp_path).stderr
     assert "get_updates() missing 1 required positional argument: 'constraints'" in log, log
     assert _found(log)[:1] == [("keras-version-mismatch", "medium")]
-    old = _ran(python, code, tmp_path, _in_front(python, "keras==2.0.6"))
+    old = _ran(python, code, tmp_path, in_front(python, "keras==2.0.6"))
     assert old.returncode == 0, old.stderr
     # the other way: Keras 2.0.7's get_updates(loss, params) on Keras 2.0.6, which passes three arguments
     newer = code.replace("def get_updates(self, params, constraints, loss):", "def get_updates(self, loss, params):")
-    log = _ran(python, newer, tmp_path, _in_front(python, "keras==2.0.6")).stderr
+    log = _ran(python, newer, tmp_path, in_front(python, "keras==2.0.6")).stderr
     assert "get_updates() takes 3 positional arguments but 4 were given" in log, log
     assert _found(log)[:1] == [("keras-version-mismatch", "medium")]
     assert _ran(python, newer, tmp_path).returncode == 0
@@ -1431,7 +1422,7 @@ def test_keras_backends_tensorflow_module_of_keras_2_2(legacy_python: Callable[[
     assert not _found(py2.replace("K.tf", "self.tf"))
     python = legacy_python("keras208_th09")
     log = traceback_of(python, "import keras.backend as K\ntf = K.tf\n", tmp_path,
-                       {**_in_front(python, *KERAS_224), **KERAS_THEANO})
+                       {**in_front(python, *KERAS_224), **KERAS_THEANO})
     assert "Using Theano backend." in log and "has no attribute 'tf'" in log, log
     assert ("keras-version-mismatch", "medium") not in _found(log)
 

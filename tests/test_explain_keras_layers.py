@@ -9,11 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.explain_tables import assert_sourced, first_cause, traceback_of
+from tests.explain_tables import KERAS_THEANO, assert_sourced, first_cause, traceback_of
 from theanodoctor.explain import explain_text
 from theanodoctor.explain.pyera import shown_code
 
-KERAS_THEANO = {"KERAS_BACKEND": "theano", "THEANO_FLAGS": "cxx="}
 THEANO_PYTHON = {"THEANO_FLAGS": "cxx="}  # the Python implementations raise the same errors
 
 # (environment, code, the line the release prints, the cause named first)

@@ -10,13 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from tests import legacy_envs
-from tests.explain_tables import assert_sourced, first_cause, traceback_of
+from tests.explain_tables import KERAS_224, KERAS_THEANO, assert_sourced, first_cause, in_front, traceback_of
 from theanodoctor.explain import explain_text
 
-KERAS_THEANO = {"KERAS_BACKEND": "theano", "THEANO_FLAGS": "cxx="}
-# Keras 2.2.4 with the two packages it pins (its setup.py)
-KERAS_224 = ("keras==2.2.4", "keras_applications==1.0.6", "keras_preprocessing==1.0.5")
 # a model of one Dense layer, and a sequence model whose output keeps its time axis
 DENSE = ("import numpy as np\nfrom keras.models import Sequential\nfrom keras.layers import Dense\n"
          "model = Sequential([Dense(2, input_dim=3)])\n")
@@ -84,7 +80,7 @@ def test_keras_refusals_of_training_arguments(legacy_python: Callable[[str], str
                                               tmp_path: Path, env: str, release: tuple[str, ...], code: str,
                                               message: str, cause: str) -> None:
     python = legacy_python(env)
-    front = {"PYTHONPATH": str(legacy_envs.release(python, *release))} if release else {}
+    front = in_front(python, *release) if release else {}
     log = traceback_of(python, code, tmp_path, {**KERAS_THEANO, **front})
     assert message in log
     assert first_cause(log) == [cause]
