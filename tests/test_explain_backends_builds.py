@@ -682,11 +682,11 @@ def test_keras_11_on_tensorflow_2(legacy_python: Callable[[str], str], tmp_path:
                        {"KERAS_BACKEND": "tensorflow", "HOME": str(tmp_path), "PYTHONPATH": f"{keras}:{tmp_path}"})
     assert "module 'tensorflow' has no attribute 'placeholder'" in log
     assert _found(log)[:1] == [("keras-too-old-for-tensorflow2", "high")]
-    # the same message from the user's own TensorFlow 1 code names no Keras
+    # the same message from the user's own TensorFlow 1 code names no Keras: the code's call (its line shown)
     own = traceback_of(python, "import tensorflow as tf\nx = tf.placeholder('float32')", tmp_path,
                        {"PYTHONPATH": str(tmp_path)})
     assert "has no attribute 'placeholder'" in own
-    assert [f for f in _found(own) if f[1] != "low"] == []
+    assert [f for f in _found(own) if f[1] != "low"] == [("tf1-api-code-on-tensorflow2", "medium")]
 
 
 @pytest.mark.parametrize(("data", "ordering"), [((2, 10, 8, 8, 3), True),  # the channel axis moved to the end

@@ -171,6 +171,19 @@ def test_sigkill_alone_is_only_a_hint_that_asks(line):
     assert "dmesg" in found[0].asks[0]
 
 
+# the kill cuts a Keras progress bar mid-way (the terminal leaves the bar and the shell's word on one line):
+# the process was running batches, where memory grows with the generator's queue; an epoch's header alone
+# above `Killed` stays a hint
+@pytest.mark.parametrize("bar", ["165376/296960 [===============>..............] - ETA: 365s - loss: 2.1371",
+                                 "  800/1000 [=======================>......] - ETA: 2s - loss: 0.3417 - acc: 0.91"])
+def test_sigkill_that_cuts_a_progress_bar_is_the_hosts_memory(bar):
+    found = explain_text("Epoch 1/1\n" + bar + "Killed\n").findings
+    assert [(f.cause, f.confidence) for f in found][:1] == [("host-out-of-memory", "medium")]
+    assert "dmesg" in found[0].asks[0]
+    assert [(f.cause, f.confidence) for f in explain_text("Epoch 1/1\n" + bar + "\nKilled\n").findings] == \
+        [("host-out-of-memory", "low")]
+
+
 def test_a_spawned_child_without_the_main_guard_is_named(tmp_path):
     script = ("import multiprocessing as mp\n"
               "p = mp.get_context('spawn').Process(target=print, args=('child',))\n"

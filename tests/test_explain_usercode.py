@@ -399,7 +399,9 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
     # passed uncalled, of class weights for 3-D targets, of time-step weights for an output without time
     # steps, of a plain generator without its steps, of a scikit-learn wrapper never fitted, and Keras 1's
     # predict_generator overrun by a batch larger than the samples asked for, and its ImageDataGenerator's
-    # warning that the featurewise statistics it was asked to use were never fit
+    # warning that the featurewise statistics it was asked to use were never fit, numpy's refusal to copy a
+    # list into an array row of another length, and pylearn2's cross-validation script given one model, and
+    # numpy's multinomial refusing probabilities that sum above 1
     assert {sid for sid, level in levels.items() if level == "medium"} == {
         "theano-function-unused-input", "theano-function-missing-input", "theano-input-wrong-ndim",
         "theano-function-argument-wrong-ndim", "theano-value-wrong-ndim", "theano-reshape-size-mismatch",
@@ -434,7 +436,8 @@ def test_every_user_error_cause_is_never_high_and_fixless() -> None:
         "keras-temporal-weights-of-2d-output", "keras-generator-without-steps",
         "keras-generator-without-steps-per-epoch", "keras-generator-without-validation-steps",
         "keras-sklearn-wrapper-without-model", "keras1-predict-generator-overrun",
-        "keras-image-generator-statistics-not-fit"}
+        "keras-image-generator-statistics-not-fit", "numpy-cannot-copy-sequence",
+        "pylearn2-print-monitor-cv-single-model", "numpy-multinomial-pvals-over-one"}
 
 
 # a classifier of 2 outputs trained on labels 0..2: the cross-entropy's forward op (y_i value out of
@@ -467,6 +470,21 @@ def test_an_index_beyond_an_embeddings_rows_in_tensorflow(log: str) -> None:
     assert [(f.cause, f.confidence) for f in found][:1] == [("model-index-out-of-bounds", "medium")]
     index, rows = re.search(r"= (\d+) is not in \[0, (\d+)", log).groups()  # type: ignore[union-attr]
     assert f"index {index} looked up in a table of {rows} rows" in found[0].evidence[0].note
+
+
+# labels of a sequence model copied into rows of a fixed length, never padded (numpy 1.16 and older say
+# so in their own words; 1.21 and later speak of broadcasting, which other mistakes share)
+CTC_LABELS = ("import numpy as np\nmax_text_len = 19\nlabels = np.ones((2, max_text_len))\n"
+              "for i, text in enumerate(['abc', 'defg']):\n    labels[i] = [ord(c) - 97 for c in text]\n")
+
+
+def test_real_numpy_copy_of_a_sequence_into_a_shorter_row(legacy_python: Callable[[str], str],
+                                                          tmp_path: Path) -> None:
+    log = traceback_of(legacy_python("healthy37"), CTC_LABELS, tmp_path)
+    assert "cannot copy sequence with size 3 to array axis with dimension 19" in log
+    found = explain_text(log).findings
+    assert [(f.cause, f.confidence) for f in found][:1] == [("sequence-copied-into-row-of-another-length", "medium")]
+    assert "a sequence of 3 items was copied into an array axis of 19" in found[0].evidence[0].note
 
 
 @pytest.mark.parametrize(("code", "message", "cause"), [

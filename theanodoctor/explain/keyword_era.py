@@ -40,7 +40,9 @@ WATCH = ("got an unexpected keyword argument", "keyword argument not")
 SIGNS = {"theano": ("theano",), "lasagne": ("lasagne",),
          # (Keras' image iterators print `Found 16 images belonging to 2 classes.`)
          "keras": ("keras", "using theano backend", "using tensorflow backend", ".fit_generator(", "nb_epoch=",
-                   "samples_per_epoch=", "show_accuracy=", "images belonging to"),
+                   "samples_per_epoch=", "show_accuracy=", "images belonging to",
+                   # keras-rl calls Keras from its own package, `rl`
+                   "packages/rl/", "packages\\rl\\"),
          "blocks": ("blocks",),
          "fuel": ("fuel",), "pymc3": ("pymc", " pm.", "(pm.", "=pm.")}
 MESSAGE = re.compile(r"(?<![\w.])(?:(?P<cls>[A-Za-z_]\w*)\.)?(?P<call>[A-Za-z_]\w*)\(\) got an unexpected keyword "
