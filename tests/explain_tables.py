@@ -26,6 +26,11 @@ def in_front(python: str, *requirements: str) -> dict[str, str]:
     return {"PYTHONPATH": str(legacy_envs.release(python, *requirements))}
 
 
+def found(text: str) -> list[tuple[str, str]]:
+    """Each finding's cause and confidence, in order."""
+    return [(f.cause, f.confidence) for f in explain_text(text).findings]
+
+
 def first_cause(text: str) -> list[str]:
     """The first cause stated with confidence (high or medium), as a list of at most one."""
     return [f.cause for f in explain_text(text).recognised][:1]

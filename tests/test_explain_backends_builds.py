@@ -18,6 +18,7 @@ import pytest
 
 from tests import legacy_envs
 from tests.explain_tables import KERAS_224, in_front, printed, traceback_of
+from tests.explain_tables import found as _found
 from theanodoctor.explain import explain_text
 from theanodoctor.explain.pyera import shown_code
 from theanodoctor.explain.scan import BLOCK_LINES
@@ -29,10 +30,6 @@ ONE_DENSE = ("import numpy as np\nfrom keras.models import Sequential\nfrom kera
 # a traceback whose source line calls Theano (the custom loss of a Keras model written for Theano)
 THEANO_LOSS = ('Traceback (most recent call last):\n  File "train.py", line 199, in custom_objective\n'
                "    y_true = T.flatten(y_true)\n")
-
-
-def _found(text: str) -> list[tuple[str, str]]:
-    return [(f.cause, f.confidence) for f in explain_text(text).findings]
 
 
 @pytest.mark.parametrize("method", ["get_shape()", "_shape", "set_shape((2, 3))", "shape[-1].__int__()"])

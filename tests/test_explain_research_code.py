@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.explain_tables import KERAS_224, assert_sourced, first_cause, in_front, traceback_of
+from tests.explain_tables import found as _found
 from theanodoctor.explain import explain_text
 
 # the calls of keras-rl's examples and DQN repositories of 2016-2017, each on gym 0.10.8
@@ -22,10 +23,6 @@ GYM_CASES = [
     ("gym.make('Acrobot-v0')\n", "Env Acrobot-v0 not found (valid versions include ['Acrobot-v1'])", "high"),
     ("gym.undo_logger_setup()\n", "module 'gym' has no attribute 'undo_logger_setup'", "high"),
 ]
-
-
-def _found(text: str) -> list[tuple[str, str]]:
-    return [(f.cause, f.confidence) for f in explain_text(text).findings]
 
 
 @pytest.mark.parametrize(("code", "message", "level"), GYM_CASES, ids=["private", "monitor", "version", "logger"])

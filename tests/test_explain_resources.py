@@ -17,6 +17,7 @@ import pytest
 
 from tests import legacy_envs
 from tests.explain_tables import assert_sourced, first_cause, string_constants, traceback_of
+from tests.explain_tables import found as _found
 from theanodoctor.explain import explain_text
 
 
@@ -29,10 +30,6 @@ def _interpreter(where: str) -> str:
 def _stderr(command: list[str], cwd: Path) -> str:
     proc = subprocess.run(command, cwd=cwd, capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
     return proc.stderr.decode("utf-8", "replace")
-
-
-def _found(text: str) -> list[tuple[str, str]]:
-    return [(f.cause, f.confidence) for f in explain_text(text).findings]
 
 
 # a Pool worker whose result (a sampler's whole trace) cannot be pickled back for want of memory:
@@ -180,8 +177,7 @@ def test_sigkill_that_cuts_a_progress_bar_is_the_hosts_memory(bar):
     found = explain_text("Epoch 1/1\n" + bar + "Killed\n").findings
     assert [(f.cause, f.confidence) for f in found][:1] == [("host-out-of-memory", "medium")]
     assert "dmesg" in found[0].asks[0]
-    assert [(f.cause, f.confidence) for f in explain_text("Epoch 1/1\n" + bar + "\nKilled\n").findings] == \
-        [("host-out-of-memory", "low")]
+    assert _found("Epoch 1/1\n" + bar + "\nKilled\n") == [("host-out-of-memory", "low")]
 
 
 def test_a_spawned_child_without_the_main_guard_is_named(tmp_path):
