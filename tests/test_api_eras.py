@@ -342,6 +342,14 @@ def test_an_import_message_without_its_import_takes_the_library_with_the_name(tm
     assert not _era_findings("ImportError: cannot import name dnn\n")
 
 
+def test_a_name_kept_to_the_last_keras_read_says_where_the_table_ends() -> None:
+    # keras.utils.generic_utils is in every Keras from 2.0.0 to 2.3.1, the last release the table reads;
+    # a later Keras (TensorFlow's wrapper, 2.4 on) may lack it too, so "or newer" names where the table ends
+    (first,) = _era_findings("AttributeError: module 'keras.utils' has no attribute 'generic_utils'\n")
+    assert (first.cause, first.confidence) == ("keras-version-mismatch", "medium")
+    assert "install Keras 2.0.0 or newer; Keras 2.3.1 is the newest release read here" in first.details[0]
+
+
 def test_a_keyword_only_newer_theano_takes_real_theano_082(tmp_path: Path) -> None:
     # scan() takes return_list from 0.9.0 on (profiles/api_keywords.yaml, from the release trees)
     text = _run(ensure("theano082_py27"), "import theano, theano.tensor as T\nv = T.vector()\n"

@@ -601,12 +601,16 @@ def test_a_high_confidence_signature_may_not_ask_for_missing_facts():
         _asks("signatures.yaml", {**row, "confidence": "high"})
 
 
-def test_nolearn_own_lasagne_module_is_no_shadowing_file():
-    frame = "  File \"{}\", line 155, in initialize\n    self.y_tensor_type,\nTypeError: cost must be a scalar.\n"
-    for path in ("/usr/lib/python2.7/site-packages/nolearn/lasagne.py",
-                 "C:\\Anaconda\\Lib\\site-packages\\nolearn\\lasagne.py"):
-        assert explain_text(frame.format(path)).recognised == ()
-    local = explain_text(frame.format("/home/u/project/lasagne.py")).recognised
+def test_a_packages_own_module_of_that_name_is_no_shadowing_file():
+    """A file named like the library shadows it at its module level; a package's own submodule of that name
+    (nolearn's lasagne.py, efficientnet's keras.py, a method of donkeycar's parts/keras.py) does not."""
+    frame = "  File \"{}\", line 155, in {}\n    self.y_tensor_type,\nTypeError: cost must be a scalar.\n"
+    for path, function in (("/usr/lib/python2.7/site-packages/nolearn/lasagne.py", "initialize"),
+                           ("C:\\Anaconda\\Lib\\site-packages\\nolearn\\lasagne.py", "initialize"),
+                           ("/opt/conda/lib/python3.7/site-packages/efficientnet/keras.py", "<module>"),
+                           ("/home/pi/projects/donkeycar/donkeycar/parts/keras.py", "load")):
+        assert explain_text(frame.format(path, function)).recognised == (), path
+    local = explain_text(frame.format("/home/u/project/lasagne.py", "<module>")).recognised
     assert [f.cause for f in local] == ["local-module-shadowing"]
 
 

@@ -14,7 +14,7 @@ from tests.explain_sets import all_cases
 from theanodoctor import kb_era
 from theanodoctor.explain import explain_text
 from theanodoctor.explain.normalize import as_typed, segments, unwrapped
-from theanodoctor.explain.pyera import frame_codes, in_frame_code, is_code, shown_code, without_comment
+from theanodoctor.explain.pyera import frame_codes, in_frame_code, is_code, shown_code, shown_header, without_comment
 from theanodoctor.explain.reader import numbered_lines
 from theanodoctor.explain.scan import Scanner, in_listing
 from theanodoctor.kb_causes import signatures
@@ -148,6 +148,8 @@ def test_signatures_hit_where_a_plain_search_of_every_real_log_finds_their_texts
                     continue  # a call that would warn, quoted in a traceback's frame, printed nothing
                 if sig.code is not None and not sig.code.search(shown_code(texts, at) or ""):
                     continue  # the code the traceback shows above this line decides it
+                if sig.frame is not None and not sig.frame.search(shown_header(texts, at) or ""):
+                    continue  # ... or the file of its frame
                 if sig.caller is not None and not any(sig.caller.search(c) for c in frame_codes(texts, at)):
                     continue  # ... or the code of a frame shown above it
                 if any(lit in lowered for lit in sig.contains) and \

@@ -303,20 +303,36 @@ def test_pickles_the_python2_way(version, tmp_path):
     assert _run(str(legacy_envs.find_interpreter(version)), fixed, tmp_path).returncode == 0
 
 
+def _pip_build(setup_py: str, cwd: Path) -> str:
+    """The output of pip (Python 3.8) installing a package whose setup.py is ``setup_py``; it must fail."""
+    package = cwd / "oldpkg"
+    package.mkdir()
+    (package / "setup.py").write_text(setup_py + "setup(name='oldpkg', version='0.1')\n", encoding="utf-8")
+    proc = subprocess.run([str(legacy_envs.find_interpreter("3.8")), "-m", "pip", "install", "--no-index",
+                           "--no-build-isolation", "--target", str(cwd / "target"), str(package)],
+                          cwd=cwd, capture_output=True, timeout=300, stdin=subprocess.DEVNULL)
+    log = (proc.stdout + proc.stderr).decode("utf-8", "replace")
+    assert proc.returncode != 0, log
+    return log
+
+
 def test_a_python2_package_built_by_pip(tmp_path):
     """pip quotes the failing setup.py: Python 2 syntax there is a Python 2-only release."""
-    package = tmp_path / "oldpkg"
-    package.mkdir()
-    (package / "setup.py").write_text("from setuptools import setup\ntry:\n    import foo\nexcept ImportError, e:\n"
-                                      "    pass\nsetup(name='oldpkg', version='0.1')\n", encoding="utf-8")
-    proc = subprocess.run([str(legacy_envs.find_interpreter("3.8")), "-m", "pip", "install", "--no-index",
-                           "--no-build-isolation", "--target", str(tmp_path / "target"), str(package)],
-                          cwd=tmp_path, capture_output=True, timeout=300, stdin=subprocess.DEVNULL)
-    log = (proc.stdout + proc.stderr).decode("utf-8", "replace")
-    assert proc.returncode != 0 and "SyntaxError: invalid syntax" in log, log
+    log = _pip_build("from setuptools import setup\ntry:\n    import foo\nexcept ImportError, e:\n    pass\n", tmp_path)
+    assert "SyntaxError: invalid syntax" in log, log
     found = explain_text(log).findings
     assert [(f.cause, f.confidence) for f in found][:1] == [("package-python2-only", "medium")], log
     assert any(f.cause == "python2-code-on-python3" and f.consequence_of == "package-python2-only" for f in found)
+
+
+def test_a_python2_method_in_a_setup_script_built_by_pip(tmp_path):
+    """A setup.py that calls Python 2's `.next()` (hyperopt 0.0.2's): the frame that raised is the
+    setup script's, so the release is Python 2 only; the same call in any other file is the code's."""
+    log = _pip_build("import os\nfrom setuptools import setup\nsubdirs = os.walk('.').next()[1]\n", tmp_path)
+    assert "object has no attribute 'next'" in log, log
+    assert _first(log) == ("package-python2-only", "medium"), log
+    elsewhere = log.replace("setup.py", "train.py")
+    assert [f.cause for f in explain_text(elsewhere).findings][:1] == ["python2-code-on-python3"]
 
 
 def test_python2_wording_of_a_wrong_call_only_asks(tmp_path):
@@ -409,3 +425,14 @@ def test_python36_syntax_on_an_older_python3(line):
 def test_a_dict_entry_is_no_annotated_assignment():
     log = PY35_SYNTAX.format(python="python3.5", line="'lr': 0.01,")
     assert _first(log) != ("python-too-old-for-code", "medium")
+
+
+@pytest.mark.parametrize("version", ("2.7", "3.6", "3.13"))
+def test_a_script_started_without_its_required_argument(version, tmp_path):
+    """argparse's refusal of a command line without a required argument, in each Python's words (Python 2: `too few
+    arguments`)."""
+    code = "import argparse\np = argparse.ArgumentParser()\np.add_argument('model')\np.parse_args()"
+    proc = _run(str(legacy_envs.find_interpreter(version)), code, tmp_path)
+    log = proc.stderr.decode("utf-8", "replace")
+    assert proc.returncode == 2, log
+    assert _first(log) == ("script-required-argument-missing", "medium"), log

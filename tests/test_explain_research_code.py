@@ -104,6 +104,16 @@ MULTINOMIAL = ("import numpy as np\npreds = np.array([0.7, 0.30000004, 1e-9], dt
                "np.argmax(np.random.multinomial(1, preds, 1))\n")
 
 
+def test_keras_24_without_tensorflow_22(legacy_python: Callable[[str], str], tmp_path: Path) -> None:
+    # the Keras a plain `pip install keras` (or keras-bert's unpinned requirement) brought from 2020 on, in an
+    # environment set up without TensorFlow 2.2
+    python = legacy_python("healthy37")
+    log = traceback_of(python, "import keras\n", tmp_path, in_front(python, "keras==2.4.3"))
+    assert "ImportError: Keras requires TensorFlow 2.2 or higher" in log
+    assert _found(log)[:1] == [("keras-too-new-for-tensorflow1", "high")]
+    assert_sourced([(log, "keras-too-new-for-tensorflow1")])
+
+
 @pytest.mark.parametrize("env", ["healthy37", "numpy2_311"])
 def test_float32_probabilities_sampled_by_numpys_multinomial(legacy_python: Callable[[str], str], tmp_path: Path,
                                                              env: str) -> None:

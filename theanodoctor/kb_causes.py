@@ -52,6 +52,7 @@ class Signature(NamedTuple):
     logged: bool = False  # an error Theano logs and then goes on: like a warning, no cause of a later exception
     asks: str = ""  # the fact the log lacks that would decide (versions, OS ...): shown to the user
     code: knowledge.Regex | None = None  # must match the source line the traceback shows above the exception
+    frame: knowledge.Regex | None = None  # must match the header of that line's frame (the file that raised)
     caller: knowledge.Regex | None = None  # must match the source line of one of the frames shown above it
     on_python: SpecifierSet | None = None  # a Python seen in the log's paths outside this: only a hint (low)
     unfixed: bool = False  # the cause's `fix` does not repair what this text shows: not offered with it
@@ -158,7 +159,8 @@ def signatures() -> tuple[Signature, ...]:
             confidence=choice(SIGNATURES, row, "confidence", CONFIDENCES),
             note=text(SIGNATURES, row, "note", required=False), source=source(SIGNATURES, row, "source"),
             logged=bool(row.get("logged", False)), asks=_asks(SIGNATURES, row),
-            code=_regex(SIGNATURES, row, "code"), caller=_regex(SIGNATURES, row, "caller"),
+            code=_regex(SIGNATURES, row, "code"), frame=_regex(SIGNATURES, row, "frame"),
+            caller=_regex(SIGNATURES, row, "caller"),
             on_python=spec(SIGNATURES, row, "on_python"),
             unfixed=bool(row.get("unfixed", False)),
         )

@@ -468,6 +468,9 @@ def _finding(use: Use, era: Era, cause: Cause, too_new: bool, confidence: str,
         index = next((i for i in era.have if i >= index and not project.version(i).is_prerelease), index)
         said = f"The code uses {what}, which {project.label} has only from {project.releases[index]} on ({era.span()})"
         remedy = f"install {project.label} {project.releases[index]} or newer"
+        if version is None and era.have[-1] == len(project.releases) - 1:
+            # a release newer than the table's last (Keras 2.4's wrapper of tf.keras) may lack it too
+            remedy += f"; {project.label} {project.releases[-1]} is the newest release read here"
     if era.condition:
         said += f"; its newest release defines it only when a condition holds ({era.condition})"
     shown = (f"the post says {project.label} {seen[0]} (line {seen[1]}), a claim the log does not print"

@@ -38,14 +38,26 @@ HINT_TEXTS = ("site-packages", "/lib/python", "\\python", "python 2.", "python 3
 def shown_code(lines: Sequence[str], index: int) -> str | None:
     """The source line shown above the exception at ``lines[index]``, or None when the lines
     above it are not a traceback's frame (header, code, optional caret line, optional blank line)."""
+    frame = _frame_above(lines, index)
+    return frame[1] if frame else _ipython_code(lines[max(0, index - IPYTHON_BACK):index])
+
+
+def shown_header(lines: Sequence[str], index: int) -> str | None:
+    """The header (``File "...", line N, in f``) of the frame whose source line is shown above the
+    exception at ``lines[index]``: the file that raised; None where no such frame is shown."""
+    frame = _frame_above(lines, index)
+    return frame[0] if frame else None
+
+
+def _frame_above(lines: Sequence[str], index: int) -> tuple[str, str] | None:
     above = [_text(line) for line in lines[max(0, index - LOOK_BACK):index]]
     if len(above) > 2 and not above[-1] and _FRAME_HEADER.match(above[-3]):
         above.pop()  # Spyder's and IPython's consoles put a blank line after each frame
     while above and _CARET_LINE.match(above[-1]):
         above.pop()
     if len(above) < 2 or not above[-1] or not _FRAME_HEADER.match(above[-2]):
-        return _ipython_code(lines[max(0, index - IPYTHON_BACK):index])
-    return above[-1]
+        return None
+    return above[-2], above[-1]
 
 
 def frame_codes(lines: Sequence[str], index: int) -> list[str]:

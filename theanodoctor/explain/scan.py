@@ -22,7 +22,17 @@ from theanodoctor.kb_causes import Signature
 
 from .context import TRIGGERS, FactReader
 from .normalize import as_typed, plain, segments, unwrapped
-from .pyera import CODE_BACK, HINT_TEXTS, frame_codes, in_frame_code, is_code, python_hint, shown_code, without_comment
+from .pyera import (
+    CODE_BACK,
+    HINT_TEXTS,
+    frame_codes,
+    in_frame_code,
+    is_code,
+    python_hint,
+    shown_code,
+    shown_header,
+    without_comment,
+)
 
 BLOCK_LINES = 2048
 EVIDENCE_PER_SIGNATURE = 3
@@ -286,6 +296,7 @@ class Scanner:
         if PROCESS_DIED.search(raw) or (raw.startswith("srun: error: ") and JOB_FAILED.match(raw)):
             self.result.died = True
         code: str | None = None
+        header: str | None = None
         quoted: bool | None = None
         for sig in (self.sigs[i] for i in candidates):
             if sig.warning or sig.logged:
@@ -296,6 +307,10 @@ class Scanner:
             if sig.code is not None:
                 code = shown_code(window, at) if code is None else code
                 if not code or not sig.code.search(code):
+                    continue
+            if sig.frame is not None:
+                header = shown_header(window, at) if header is None else header
+                if not header or not sig.frame.search(header):
                     continue
             if sig.caller is not None and not any(sig.caller.search(line) for line in frame_codes(window, at)):
                 continue
